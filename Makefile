@@ -1,0 +1,43 @@
+# fedtheory — the two commands: `make verify` and `make test`.
+# Each bootstraps .venv on first use and is quiet when it is up to date.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
+
+.PHONY: verify test lint bootstrap clean
+
+verify: $(VENV)/.installed-core
+	@# The verification engine (claims, sweeps, report/) lands with issue 3; until then
+	@# `make verify` shows the catalog of encoded bounds and evaluates each at its example point.
+	@$(BIN)/fedtheory bounds list
+	@$(BIN)/fedtheory bounds check
+
+test: $(VENV)/.installed-test
+	@$(BIN)/python -m pytest -q
+
+lint: $(VENV)/.installed-test
+	@$(BIN)/ruff check .
+	@$(BIN)/ruff format --check --quiet fedtheory tests || \
+	  (echo "ruff format would reformat the files above; run '$(BIN)/ruff format fedtheory tests'"; exit 1)
+
+bootstrap: $(VENV)/.installed-test
+
+$(BIN)/python:
+	@echo "creating $(VENV) with $(PYTHON)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) install --upgrade pip
+
+$(VENV)/.installed-core: pyproject.toml | $(BIN)/python
+	@echo "installing fedtheory into $(VENV)"
+	@$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	@echo "installing fedtheory[test,dev] into $(VENV)"
+	@$(PIP) install -e ".[test,dev]"
+	@touch $@ $(VENV)/.installed-core
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

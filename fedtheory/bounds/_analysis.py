@@ -1,0 +1,828 @@
+"""Asymptotic questions asked of a :class:`~fedtheory.bounds.Bound`: exponents and crossovers.
+
+Definitions
+-----------
+*Exponent.* For a bound B(x) in one variable x (the others fixed), let B(a) be its limit as
+x → a (a = ∞ or 0⁺). The exponent is the power p with which B approaches that limit:
+
+    p = lim_{x→a} d log|B(x) − B(a)| / d log x        (B(a) finite)
+    p = lim_{x→a} d log B(x) / d log x                (B(a) = ±∞)
+
+Both are computed as ``p = lim 1 + x·B''(x)/B'(x)``, which needs no knowledge of B(a). A bound that
+tends to a floor therefore reports the rate at which it reaches the floor (1/N + R² in N: −1), not
+the trivial 0 of the floor itself. ``p = ±∞`` means faster than any power (exponential, as in the
+linear rate (1 − μ/L)^T), and a bound that is exactly constant near ``a`` (a flat Min/Max regime)
+has ``behaviour == "constant"``. Logarithmic factors do not change p.
+
+*Regimes.* ``Min``, ``Max`` and ``Piecewise`` are resolved before the limit: the branch active
+near ``a`` is selected from the fixed values of the other symbols (e.g. ``Min(m/N, R**2) + 1/N`` in
+R is in the ``R**2`` regime near 0, exponent 2, and in the ``m/N`` regime near ∞, constant).
+
+*Crossover.* All points where two bounds are equal in one variable on the variable's domain,
+found per regime: breakpoints of every Min/Max/Piecewise split the domain into intervals where both
+bounds are smooth expressions; in each interval the equation is solved symbolically (sympy) and,
+where that fails, numerically (sign changes on a fine logarithmic grid refined by bisection in
+mpmath; a tangential touching point without a sign change is not found by the numeric path).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import signal
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from fedtheory.errors import ParameterError
+
+if TYPE_CHECKING:
+    from fedtheory.bounds._bound import Bound
+
+__all__ = ["Crossing", "Exponent", "crossover", "exponent", "local_exponent"]
+
+_BRANCHING = (sp.Min, sp.Max, sp.Piecewise)
+_NONSMOOTH = (sp.ceiling, sp.floor, sp.frac)
+#: Decimal digits used by the numeric paths.
+_DPS = 60
+#: Seconds a single sympy limit/solve may take before the numeric path takes over.
+SYMPY_TIME_LIMIT = 5.0
+
+
+class _SympyTimeout(BaseException):
+    """sympy took longer than :data:`SYMPY_TIME_LIMIT`.
+
+    A ``BaseException`` so that sympy's own ``except Exception`` fallbacks cannot swallow it.
+    """
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt pure-Python sympy work after ``seconds`` (main thread on POSIX only).
+
+    Elsewhere (worker threads, Windows) no limit applies; sympy then simply runs to completion.
+    """
+    usable = (
+        hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN, None)
+    )
+    if not usable:
+        yield
+        return
+
+    def _expire(signum: int, frame: Any) -> None:
+        raise _SympyTimeout(f"sympy needed more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, _expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _sympy(function: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call a sympy routine under :data:`SYMPY_TIME_LIMIT`; a timeout becomes
+    ``NotImplementedError`` so that callers fall back to their numeric path."""
+    try:
+        with _time_limit(SYMPY_TIME_LIMIT):
+            return function(*args, **kwargs)
+    except _SympyTimeout:
+        raise NotImplementedError(f"sympy needed more than {SYMPY_TIME_LIMIT} s") from None
+
+
+@dataclass(frozen=True)
+class Exponent:
+    """The leading power of a bound in one variable at 0 or ∞.
+
+    Attributes
+    ----------
+    var : str
+        The variable.
+    at : {"oo", "0"}
+        Where the limit is taken.
+    power : sympy expression
+        Exact (``Rational``, ``±oo``) when ``method == "symbolic"``, a ``Float`` otherwise, or an
+        expression in the symbols kept symbolic (``keep=``).
+    behaviour : {"power", "exponential", "constant"}
+        ``"exponential"`` when the power is ±∞ (faster than any power), ``"constant"`` when the
+        bound does not depend on ``var`` near ``at``.
+    method : {"symbolic", "numeric"}
+        How ``power`` was obtained: a sympy limit, or the log-log slope of successive decades far
+        out (arbitrary precision, until the slope is stable to 1e-3).
+    limit : sympy expression or None
+        Limit of the bound itself at ``at`` (``None`` when unknown).
+    regime : sympy expression
+        The expression in force near ``at`` (Min/Max/Piecewise resolved, fixed values substituted).
+    fixed : dict
+        The values used for the other symbols.
+    """
+
+    var: str
+    at: str
+    power: sp.Expr
+    behaviour: Literal["power", "exponential", "constant"]
+    method: Literal["symbolic", "numeric"]
+    limit: sp.Expr | None
+    regime: sp.Expr
+    fixed: dict[str, Any] = field(default_factory=dict)
+
+    def __float__(self) -> float:
+        return float(self.power)
+
+    @property
+    def is_exact(self) -> bool:
+        """True when ``power`` is an exact sympy number (not a numeric estimate)."""
+        return self.method == "symbolic"
+
+    def __str__(self) -> str:
+        where = "∞" if self.at == "oo" else "0"
+        if self.behaviour == "constant":
+            return f"constant in {self.var} as {self.var} → {where}"
+        if self.behaviour == "exponential":
+            speed = "decays" if self.power == -sp.oo else "grows"
+            return f"{speed} faster than any power of {self.var} as {self.var} → {where}"
+        power = sp.sstr(self.power) if self.method == "symbolic" else f"{float(self.power):.4g}"
+        tag = "" if self.method == "symbolic" else " (numeric)"
+        return f"{self.var}^{power} as {self.var} → {where}{tag}"
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """A point where two bounds are equal.
+
+    Attributes
+    ----------
+    var : str
+        The variable.
+    value : float or None
+        Location (``None`` when the location depends on symbols left free).
+    exact : sympy expression or None
+        Closed form when sympy found one.
+    method : {"symbolic", "numeric"}
+        How the point was found.
+    lower_before, lower_after : str or None
+        Id of the smaller bound just below and just above the crossing (``None`` if unknown).
+    within_hypotheses : bool or None
+        Whether the hypotheses of both bounds hold at the crossing.
+    until : float or None
+        For ``kind == "coincide"``: the end of the interval on which the bounds are identical.
+    kind : {"crossing", "coincide"}
+        A single point, or an interval ``[value, until]`` on which the bounds are equal.
+    """
+
+    var: str
+    value: float | None
+    exact: sp.Expr | None
+    method: Literal["symbolic", "numeric"]
+    lower_before: str | None = None
+    lower_after: str | None = None
+    within_hypotheses: bool | None = None
+    until: float | None = None
+    kind: Literal["crossing", "coincide"] = "crossing"
+
+    def __float__(self) -> float:
+        if self.value is None:
+            raise TypeError(f"crossing in {self.var} depends on free symbols: {self.exact}")
+        return self.value
+
+    def __str__(self) -> str:
+        if self.kind == "coincide":
+            return f"bounds coincide for {self.var} in [{self.value:.6g}, {self.until:.6g}]"
+        location = (
+            f"{self.var} = {sp.sstr(self.exact)}"
+            if self.exact is not None
+            else f"{self.var} ≈ {self.value:.6g}"
+        )
+        if self.exact is not None and self.value is not None:
+            location += f" ≈ {self.value:.6g}"
+        if self.lower_before and self.lower_after:
+            location += f" ({self.lower_before} is lower before, {self.lower_after} after)"
+        return location
+
+
+# ---------------------------------------------------------------------------- helpers
+def _exact_number(value: Any) -> sp.Expr:
+    if isinstance(value, sp.Basic):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        raise ParameterError(parameter="value", value=value, rule="must be a number")
+    if isinstance(value, (int, np.integer)):
+        return sp.Integer(int(value))
+    number = float(value)
+    if number.is_integer():
+        return sp.Integer(int(number))
+    return sp.Rational(repr(number))
+
+
+def _at_token(at: Any) -> str:
+    if isinstance(at, str) and at.lower() in ("oo", "inf", "infinity", "∞"):
+        return "oo"
+    if at is sp.oo or (isinstance(at, float) and at == float("inf")):
+        return "oo"
+    if at in (0, "0", 0.0):
+        return "0"
+    raise ParameterError(parameter="at", value=at, rule='must be "oo" (∞) or 0')
+
+
+def _substituted(
+    bound: Bound, var: str | None, fixed: Mapping[str, Any], keep: Iterable[str], *,
+    example_defaults: bool,
+) -> tuple[sp.Expr, dict[str, Any]]:
+    """The bound's expression with the fixed values substituted (sums expanded)."""
+    info = bound.info
+    keep = set(keep)
+    for name in list(fixed) + list(keep):
+        if name not in info:
+            raise ParameterError(bound._unknown_message(name))
+    if var is not None and var in fixed:
+        raise ParameterError(parameter=var, value=fixed[var], rule="is the variable; do not fix it")
+    used: dict[str, Any] = {}
+    substitutions: dict[Any, Any] = {}
+    for name, sinfo in info.items():
+        if name == var or name in keep or sinfo.role == "sequence":
+            continue
+        if name in fixed:
+            value = fixed[name]
+        elif example_defaults and name in bound.example:
+            value = bound.example[name]
+        elif example_defaults and sinfo.role == "constant":
+            value = 1
+        else:
+            continue
+        used[name] = value
+        substitutions[sinfo.symbol] = _exact_number(value)
+    expr = bound.expr.subs(substitutions)
+    if expr.has(sp.Sum, sp.Product):
+        x = info[var].symbol if var is not None else None
+        for s in expr.atoms(sp.Sum, sp.Product):
+            limits_free = set().union(*(lim.free_symbols for lim in s.limits)) - {
+                lim[0] for lim in s.limits
+            }
+            if x is not None and x in limits_free:
+                raise ParameterError(
+                    parameter="var",
+                    value=var,
+                    rule="indexes a sequence of measured values; its asymptotics are undefined",
+                )
+        expr = expr.doit()
+    sequences = bound.sequences
+    if sequences:
+        for name, base in sequences.items():
+            values = fixed.get(name, bound.example.get(name) if example_defaults else None)
+            if values is None:
+                if expr.has(base):
+                    raise ParameterError(f"{bound.id}: sequence {name!r} must be given")
+                continue
+            used[name] = list(values)
+            replacement = {}
+            for item in expr.atoms(sp.Indexed):
+                if item.base != base:
+                    continue
+                (index,) = item.indices
+                if not index.is_Integer:
+                    raise ParameterError(f"{bound.id}: cannot resolve {item} with a free index")
+                if not 0 <= int(index) < len(values):
+                    raise ParameterError(
+                        f"{bound.id}: sequence {name!r} has length {len(values)} but entry "
+                        f"{int(index)} is needed"
+                    )
+                replacement[item] = _exact_number(values[int(index)])
+            expr = expr.xreplace(replacement)
+    return expr, used
+
+
+def _sample_points(at: str, x0: float) -> list[mpmath.mpf]:
+    """Points approaching ``at`` geometrically (a factor 10 per step) from ``x0``."""
+    x0 = mpmath.mpf(abs(x0) if x0 else 1)
+    if at == "oo":
+        return [x0 * mpmath.mpf(10) ** k for k in range(0, 241)]
+    return [x0 * mpmath.mpf(10) ** (-k) for k in range(0, 241)]
+
+
+def _mp_function(expr: sp.Expr, x: sp.Symbol) -> Any:
+    from fedtheory.bounds._bound import _MPMATH_NAMESPACE, _prepare_for_lambdify
+
+    function = sp.lambdify([x], _prepare_for_lambdify(expr), modules=[_MPMATH_NAMESPACE, "mpmath"])
+
+    def evaluate(point: Any) -> Any:
+        try:
+            return mpmath.mpf(function(point))
+        except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+            return mpmath.mpf("nan")
+
+    return evaluate
+
+
+def _sign_near(h: sp.Expr, x: sp.Symbol, at: str, *, allow_numeric: bool) -> int:
+    """Sign of h(x) as x → at (0 when h vanishes identically there)."""
+    h = sp.simplify(h) if h.count_ops() < 60 else h
+    if h == 0:
+        return 0
+    try:
+        value = _sympy(sp.limit, h, x, sp.oo if at == "oo" else 0, "+" if at == "0" else "-")
+    except (NotImplementedError, ValueError, TypeError, RecursionError, AttributeError):
+        value = None
+    if value is not None and not value.has(sp.Limit) and not isinstance(value, sp.AccumBounds):
+        if value.is_positive:
+            return 1
+        if value.is_negative:
+            return -1
+        if value.is_zero and allow_numeric:
+            pass  # both sides tend to the same value: decide from the values near `at`
+        elif value.is_zero:
+            raise ParameterError(
+                f"cannot decide which branch of a Min/Max is active as {x} → {at}: both sides "
+                f"have the same limit; fix more symbols"
+            )
+    if not allow_numeric:
+        raise ParameterError(
+            f"cannot decide the sign of {h} as {x} → {at} with symbols left free; fix them"
+        )
+    function = _mp_function(h, x)
+    signs = set()
+    with mpmath.workdps(2 * _DPS):
+        for k in (20, 40, 80):
+            point = mpmath.mpf(10) ** (k if at == "oo" else -k)
+            value = function(point)
+            if mpmath.isnan(value):
+                continue
+            signs.add(0 if value == 0 else (1 if value > 0 else -1))
+    if len(signs) != 1:
+        raise ParameterError(
+            f"cannot decide the sign of {h} as {x} → {'∞' if at == 'oo' else 0}"
+        )
+    return signs.pop()
+
+
+def _truth_near(condition: sp.Basic, x: sp.Symbol, at: str, *, allow_numeric: bool) -> bool:
+    if condition in (sp.true, sp.false):
+        return bool(condition)
+    if isinstance(condition, sp.And):
+        return all(_truth_near(c, x, at, allow_numeric=allow_numeric) for c in condition.args)
+    if isinstance(condition, sp.Or):
+        return any(_truth_near(c, x, at, allow_numeric=allow_numeric) for c in condition.args)
+    if isinstance(condition, sp.Not):
+        return not _truth_near(condition.args[0], x, at, allow_numeric=allow_numeric)
+    if isinstance(condition, sp.core.relational.Relational):
+        sign = _sign_near(condition.lhs - condition.rhs, x, at, allow_numeric=allow_numeric)
+        op = condition.rel_op
+        return {
+            "<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0,
+            "==": sign == 0, "!=": sign != 0,
+        }[op]
+    raise ParameterError(f"cannot decide the condition {condition} as {x} → {at}")
+
+
+def resolve_regime(expr: sp.Expr, x: sp.Symbol, at: str, *, allow_numeric: bool = True) -> sp.Expr:
+    """Replace every Min/Max/Piecewise depending on ``x`` by its branch active as x → at."""
+    if not expr.has(x) or not expr.has(*_BRANCHING):
+        return expr
+    if isinstance(expr, (sp.Min, sp.Max)):
+        args = [resolve_regime(a, x, at, allow_numeric=allow_numeric) for a in expr.args]
+        best = args[0]
+        for candidate in args[1:]:
+            sign = _sign_near(candidate - best, x, at, allow_numeric=allow_numeric)
+            if (isinstance(expr, sp.Min) and sign < 0) or (isinstance(expr, sp.Max) and sign > 0):
+                best = candidate
+        return best
+    if isinstance(expr, sp.Piecewise):
+        for branch, condition in expr.args:
+            if _truth_near(condition, x, at, allow_numeric=allow_numeric):
+                return resolve_regime(branch, x, at, allow_numeric=allow_numeric)
+        raise ParameterError(f"no branch of {expr} applies as {x} → {at}")
+    return expr.func(*[resolve_regime(a, x, at, allow_numeric=allow_numeric) for a in expr.args])
+
+
+def _symbolic_power(regime: sp.Expr, x: sp.Symbol, at: str) -> tuple[sp.Expr, str]:
+    first = sp.diff(regime, x)
+    if _sympy(sp.simplify, first) == 0:
+        return sp.Integer(0), "constant"
+    point, direction = (sp.oo, "-") if at == "oo" else (sp.Integer(0), "+")
+    # x·B''/B' as the derivative of log|B'| (expanded: products and powers become sums, which
+    # keeps sympy's limit fast on expressions such as ((L - mu)/(L + mu))**40)
+    factored = _sympy(sp.factor, first)
+    log_derivative = sp.diff(sp.expand_log(sp.log(factored), force=True), x)
+    power = _sympy(sp.limit, 1 + x * log_derivative, x, point, direction)
+    if power.has(sp.Limit) or isinstance(power, sp.AccumBounds) or power.has(x) or power is sp.nan:
+        raise NotImplementedError("sympy could not take the limit")
+    if power.has(sp.zoo):
+        raise NotImplementedError("sympy returned an undirected infinity")
+    power = sp.nsimplify(power) if power.is_Float else power
+    if power in (sp.oo, -sp.oo):
+        return power, "exponential"
+    return power, "power"
+
+
+def _numeric_power(expr: sp.Expr, x: sp.Symbol, at: str, x0: float) -> tuple[sp.Expr, str, Any]:
+    """Log-log slope of successive differences over decades, in arbitrary precision."""
+    function = _mp_function(expr, x)
+    with mpmath.workdps(_DPS + 300):
+        points = _sample_points(at, x0)
+        values = [function(p) for p in points]
+        slopes: list[Any] = []
+        zero_run = 0
+        for k in range(1, len(values) - 1):
+            earlier = values[k] - values[k - 1]
+            later = values[k + 1] - values[k]
+            if mpmath.isnan(earlier) or mpmath.isnan(later) or mpmath.isinf(later):
+                break
+            if earlier == 0 and later == 0:
+                zero_run += 1
+                if zero_run >= 5:
+                    if slopes and slopes[-1] < -2 and slopes[-1] <= slopes[0]:
+                        # the differences fell below the working precision after a steepening
+                        # decay: faster than any power
+                        return -sp.oo, "exponential", values[k + 1]
+                    return sp.Integer(0), "constant", values[k + 1]
+                continue
+            zero_run = 0
+            if earlier == 0 or later == 0:
+                continue
+            slope = mpmath.log10(abs(later) / abs(earlier))
+            if at == "0":
+                slope = -slope
+            slopes.append(slope)
+            if len(slopes) >= 4:
+                last = slopes[-4:]
+                if max(last) - min(last) < 1e-3 and k >= 8:
+                    return sp.Float(float(last[-1]), 6), "power", values[k + 1]
+                if all(s < -60 for s in last) and last[-1] < last[0]:
+                    return -sp.oo, "exponential", values[k + 1]
+                if all(s > 60 for s in last) and last[-1] > last[0]:
+                    return sp.oo, "exponential", values[k + 1]
+    raise ParameterError(
+        f"the log-log slope of {expr} in {x} does not settle as {x} → "
+        f"{'∞' if at == 'oo' else 0}; the exponent is not defined numerically"
+    )
+
+
+def exponent(
+    bound: Bound,
+    var: str,
+    at: Any = "oo",
+    *,
+    keep: Iterable[str] = (),
+    method: Literal["auto", "symbolic", "numeric"] = "auto",
+    **fixed: Any,
+) -> Exponent:
+    """Leading power of ``bound`` in ``var`` as ``var`` → ∞ or → 0 (see the module docstring).
+
+    Parameters
+    ----------
+    bound
+        The bound.
+    var
+        Name of a scalar symbol of the bound.
+    at
+        ``"oo"`` (default) or ``0``.
+    keep
+        Names of symbols to keep symbolic: the power is then an expression in them (only the
+        symbolic method can do this), e.g. ``exponent("r", keep=["eta", "d"])`` → ``-2*eta/d``.
+    method
+        ``"symbolic"`` (sympy limit only), ``"numeric"`` (decade slopes only) or ``"auto"``
+        (symbolic, falling back to numeric).
+    **fixed
+        Values of the other symbols; those not given take their example values (unknown
+        constants of order bounds take 1, which does not change any power).
+
+    Returns
+    -------
+    Exponent
+
+    Raises
+    ------
+    ParameterError
+        Unknown names, ``var`` a sequence (or indexing one), an integer ``var`` at 0, or an
+        exponent neither method can determine.
+    """
+    info = bound.info
+    if var not in info:
+        raise ParameterError(bound._unknown_message(var))
+    if info[var].role == "sequence":
+        raise ParameterError(parameter="var", value=var, rule="is a sequence, not a scalar symbol")
+    token = _at_token(at)
+    x = info[var].symbol
+    if token == "0" and x.is_integer:
+        raise ParameterError(
+            parameter="at", value=at, rule=f"{var} is an integer; only at='oo' is meaningful"
+        )
+    if method not in ("auto", "symbolic", "numeric"):
+        raise ParameterError(
+            parameter="method", value=method, rule="must be 'auto', 'symbolic' or 'numeric'"
+        )
+    keep = list(keep)
+    expr, used = _substituted(bound, var, fixed, keep, example_defaults=True)
+    allow_numeric = not keep
+    if method == "numeric" and keep:
+        raise ParameterError(parameter="keep", value=keep, rule="needs the symbolic method")
+    _check_path(bound, var, x, token, used, allow_numeric=allow_numeric)
+    regime = resolve_regime(expr, x, token, allow_numeric=allow_numeric)
+    nonsmooth = regime.has(*_NONSMOOTH)
+    if method in ("auto", "symbolic") and not nonsmooth:
+        try:
+            power, behaviour = _symbolic_power(regime, x, token)
+            point = sp.oo if token == "oo" else sp.Integer(0)
+            try:
+                limit = _sympy(sp.limit, regime, x, point, "+" if token == "0" else "-")
+                limit = None if limit.has(sp.Limit) else limit
+            except (NotImplementedError, ValueError, TypeError, RecursionError):
+                limit = None
+            return Exponent(var, token, power, behaviour, "symbolic", limit, regime, used)
+        except (NotImplementedError, ValueError, TypeError, RecursionError, AttributeError):
+            if method == "symbolic" or not allow_numeric:
+                raise ParameterError(
+                    f"sympy cannot determine the exponent of {bound.id} in {var} at {token}"
+                    + ("" if allow_numeric else "; fix the kept symbols to allow a numeric answer")
+                ) from None
+    elif method == "symbolic":
+        raise ParameterError(
+            f"{bound.id} contains ceiling/floor in {var}: only method='numeric' applies"
+        )
+    x0 = float(bound.example.get(var, 1) or 1)
+    power, behaviour, last = _numeric_power(regime, x, token, x0)
+    limit = sp.Float(float(last), 15) if mpmath.isfinite(last) and behaviour != "power" else None
+    if behaviour == "power" and mpmath.isfinite(last):
+        limit = sp.Float(float(last), 15) if float(power) < 0 else sp.oo
+    return Exponent(var, token, power, behaviour, "numeric", limit, regime, used)
+
+
+def _check_path(
+    bound: Bound, var: str, x: sp.Symbol, at: str, used: Mapping[str, Any], *,
+    allow_numeric: bool,
+) -> None:
+    """Refuse a limit that leaves the theorem's hypotheses (δ → ∞ when δ < 1 is assumed)."""
+    substitutions = {
+        bound.info[n].symbol: _exact_number(v)
+        for n, v in used.items()
+        if bound.info[n].role != "sequence"
+    }
+    for hypothesis in bound.hypotheses:
+        relation = hypothesis.relation.subs(substitutions)
+        if not relation.has(x) or relation.free_symbols - {x}:
+            continue
+        try:
+            holds = _truth_near(relation, x, at, allow_numeric=allow_numeric)
+        except ParameterError:
+            continue
+        if not holds:
+            raise ParameterError(
+                f"{bound.id}: {var} → {'∞' if at == 'oo' else 0} leaves the theorem's hypotheses "
+                f"({hypothesis} fails there with the other values fixed at "
+                f"{', '.join(f'{k}={v}' for k, v in used.items())})"
+            )
+
+
+def local_exponent(bound: Bound, var: str, at: float, **fixed: Any) -> float:
+    """Local log-log slope ``d log B / d log var`` at ``var = at`` (arbitrary precision).
+
+    Other symbols take ``fixed`` values or their example values. Min/Max regimes are those in
+    force at ``at``; at a kink the numerical derivative averages the two sides.
+    """
+    info = bound.info
+    if var not in info or info[var].role == "sequence":
+        raise ParameterError(bound._unknown_message(var))
+    if not at > 0:
+        raise ParameterError(parameter="at", value=at, rule="must be positive (log scale)")
+    expr, _ = _substituted(bound, var, fixed, (), example_defaults=True)
+    function = _mp_function(expr, info[var].symbol)
+    with mpmath.workdps(_DPS):
+        point = mpmath.mpf(at)
+        value = function(point)
+        if not mpmath.isfinite(value) or value == 0:
+            raise ParameterError(
+                f"{bound.id} is zero or undefined at {var}={at}; no log-log slope there"
+            )
+        slope = mpmath.diff(lambda t: mpmath.log(abs(function(mpmath.exp(t)))), mpmath.log(point))
+    return float(slope)
+
+
+# ---------------------------------------------------------------------------- crossover
+def _branch_boundaries(expr: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
+    """Equations (as expressions = 0) whose roots are where a Min/Max/Piecewise switches."""
+    equations: list[sp.Expr] = []
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, (sp.Min, sp.Max)) and node.has(x):
+            args = node.args
+            equations.extend(
+                args[i] - args[j] for i in range(len(args)) for j in range(i + 1, len(args))
+            )
+        elif isinstance(node, sp.Piecewise) and node.has(x):
+            for _, condition in node.args:
+                for relation in condition.atoms(sp.core.relational.Relational):
+                    equations.append(relation.lhs - relation.rhs)
+    return equations
+
+
+def _resolve_at(expr: sp.Expr, x: sp.Symbol, point: Any) -> sp.Expr:
+    """Replace every Min/Max/Piecewise by the branch in force at ``x = point`` (numeric)."""
+    if not expr.has(x) or not expr.has(*_BRANCHING):
+        return expr
+    if isinstance(expr, (sp.Min, sp.Max)):
+        args = [_resolve_at(a, x, point) for a in expr.args]
+        values = [_mp_function(a, x)(point) for a in args]
+        pick = min if isinstance(expr, sp.Min) else max
+        return args[values.index(pick(values))]
+    if isinstance(expr, sp.Piecewise):
+        for branch, condition in expr.args:
+            truth = condition.subs(x, sp.Float(str(point), _DPS))
+            if bool(truth):
+                return _resolve_at(branch, x, point)
+        raise ParameterError(f"no branch of {expr} applies at {x}={point}")
+    return expr.func(*[_resolve_at(a, x, point) for a in expr.args])
+
+
+def _real_roots(
+    h: sp.Expr, x: sp.Symbol, lo: Any, hi: Any, scale: float
+) -> list[tuple[float, sp.Expr | None, str]]:
+    """Roots of h in the open interval (lo, hi): symbolic first, numeric scan as fallback."""
+    roots: list[tuple[float, sp.Expr | None, str]] = []
+    if not h.has(*_NONSMOOTH):
+        try:
+            solutions = _sympy(sp.solve, sp.Eq(h, 0), x, dict=False)
+            if isinstance(solutions, list) and all(isinstance(s, sp.Expr) for s in solutions):
+                for s in solutions:
+                    value = complex(sp.N(s, 30))
+                    if abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
+                        continue
+                    if lo < value.real < hi:
+                        roots.append((value.real, sp.simplify(s), "symbolic"))
+                return sorted(roots, key=lambda r: r[0])
+        except (NotImplementedError, ValueError, TypeError, RecursionError, AttributeError):
+            pass
+    function = _mp_function(h, x)
+    with mpmath.workdps(_DPS):
+        floor = max(float(lo), 1e-15 * scale) if lo >= 0 else max(float(lo), -1e15 * scale)
+        low = mpmath.mpf(floor)
+        high = mpmath.mpf(min(float(hi), 1e15 * scale))
+        if low > 0:
+            grid = [low * (high / low) ** (mpmath.mpf(k) / 4000) for k in range(4001)]
+        else:
+            grid = [low + (high - low) * mpmath.mpf(k) / 4000 for k in range(4001)]
+        grid = [g for g in grid if lo < g < hi]
+        signs = [function(g) for g in grid]
+        for (left, right), (f_left, f_right) in zip(
+            itertools.pairwise(grid), itertools.pairwise(signs), strict=True
+        ):
+            if mpmath.isnan(f_left) or mpmath.isnan(f_right):
+                continue
+            if f_left == 0:
+                roots.append((float(left), None, "numeric"))
+            elif f_left * f_right < 0:
+                root = mpmath.findroot(function, (left, right), solver="anderson")
+                roots.append((float(root), None, "numeric"))
+    return roots
+
+
+def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Crossing]:
+    """All points where ``first`` and ``second`` are equal as functions of ``var``.
+
+    Parameters
+    ----------
+    first, second
+        The bounds. ``var`` must be a symbol of at least one of them.
+    var
+        The variable.
+    **fixed
+        Values of the other symbols. Symbols not given stay symbolic: the answer is then a
+        closed form in them (possible only without Min/Max/Piecewise in ``var``).
+
+    Returns
+    -------
+    list of Crossing
+        Sorted by location; empty when the bounds never meet on the domain of ``var``.
+
+    Raises
+    ------
+    ParameterError
+        Unknown names, ``var`` absent from both bounds, or regimes that cannot be resolved with
+        symbols left free.
+    """
+    info = {**second.info, **first.info}
+    if var not in info:
+        raise ParameterError(
+            f"{var!r} is a symbol of neither {first.id} nor {second.id} "
+            f"(symbols: {', '.join(sorted(info))})"
+        )
+    for name in fixed:
+        if name not in info:
+            raise ParameterError(
+                f"{name!r} is a symbol of neither {first.id} nor {second.id} "
+                f"(symbols: {', '.join(sorted(info))})"
+            )
+    x = info[var].symbol
+    exprs = []
+    for bound in (first, second):
+        own = {k: v for k, v in fixed.items() if k in bound.info}
+        expr, _ = _substituted(bound, var if var in bound.info else None, own, (),
+                               example_defaults=False)
+        exprs.append(expr)
+    f, g = exprs
+    free = (f.free_symbols | g.free_symbols) - {x}
+    if free:
+        return _symbolic_crossover(first, second, var, x, f, g, free)
+    lo = sp.Integer(0) if (x.is_nonnegative or x.is_positive) else -sp.oo
+    scale = float(first.example.get(var, second.example.get(var, 1)) or 1)
+    boundaries = []
+    for equation in _branch_boundaries(f, x) + _branch_boundaries(g, x):
+        boundaries.extend(r[0] for r in _real_roots(equation, x, lo, sp.oo, scale))
+    edges = sorted({b for b in boundaries if b > lo})
+    cuts = [float(lo), *edges, float("inf")]
+    results: list[Crossing] = []
+    for left, right in itertools.pairwise(cuts):
+        probe = _interior(left, right)
+        f_piece = _resolve_at(f, x, probe)
+        g_piece = _resolve_at(g, x, probe)
+        difference = f_piece - g_piece
+        if sp.simplify(difference) == 0:
+            results.append(
+                Crossing(var, left, None, "symbolic", kind="coincide", until=right)
+            )
+            continue
+        for value, exact, method in _real_roots(difference, x, left, right, scale):
+            results.append(
+                _annotate(first, second, var, x, f, g, value, exact, method, fixed)
+            )
+    coincide_ends = {c.value for c in results if c.kind == "coincide"} | {
+        c.until for c in results if c.kind == "coincide"
+    }
+    for edge in edges:  # a crossing exactly at a regime boundary
+        if edge in coincide_ends:
+            continue
+        if abs(_mp_function(f - g, x)(mpmath.mpf(edge))) <= 1e-12 * abs(
+            _mp_function(f, x)(mpmath.mpf(edge))
+        ) and not any(abs(c.value - edge) <= 1e-9 * abs(edge) for c in results):
+            results.append(_annotate(first, second, var, x, f, g, edge, None, "numeric", fixed))
+    return sorted(results, key=lambda c: c.value)
+
+
+def _interior(left: float, right: float) -> mpmath.mpf:
+    if np.isinf(right):
+        return mpmath.mpf(max(2 * left, left + 1.0) if left >= 0 else 1.0)
+    if left > 0:
+        return mpmath.sqrt(mpmath.mpf(left) * mpmath.mpf(right))
+    return (mpmath.mpf(left) + mpmath.mpf(right)) / 2
+
+
+def _annotate(
+    first: Bound, second: Bound, var: str, x: sp.Symbol, f: sp.Expr, g: sp.Expr,
+    value: float, exact: sp.Expr | None, method: str, fixed: Mapping[str, Any],
+) -> Crossing:
+    f_mp, g_mp = _mp_function(f, x), _mp_function(g, x)
+    step = mpmath.mpf("1e-6") * max(abs(mpmath.mpf(value)), mpmath.mpf("1e-12"))
+    with mpmath.workdps(_DPS):
+        before = mpmath.mpf(value) - step
+        after = mpmath.mpf(value) + step
+        lower_before = first.id if f_mp(before) < g_mp(before) else second.id
+        lower_after = first.id if f_mp(after) < g_mp(after) else second.id
+    within = True
+    for bound in (first, second):
+        point = {k: v for k, v in fixed.items() if k in bound.info}
+        if var in bound.info:
+            point[var] = value
+        try:
+            values = {**{k: bound.example[k] for k in bound.parameters if k not in point}, **point}
+            bound._check_hypotheses(
+                bound._convert(values, require_constants=False), ()
+            )
+        except (ParameterError, ValueError):
+            within = False
+    return Crossing(
+        var, float(value), exact, method,  # type: ignore[arg-type]
+        lower_before=lower_before, lower_after=lower_after, within_hypotheses=within,
+    )
+
+
+def _symbolic_crossover(
+    first: Bound, second: Bound, var: str, x: sp.Symbol, f: sp.Expr, g: sp.Expr,
+    free: set[sp.Symbol],
+) -> list[Crossing]:
+    if f.has(*_BRANCHING) or g.has(*_BRANCHING):
+        names = ", ".join(sorted(str(s) for s in free))
+        raise ParameterError(
+            f"the regimes (Min/Max/Piecewise) of {first.id} and {second.id} depend on "
+            f"{names}; give values for them to locate the crossings"
+        )
+    try:
+        solutions = sp.solve(sp.Eq(f, g), x, dict=False)
+    except NotImplementedError:
+        raise ParameterError(
+            f"sympy cannot solve {first.id} = {second.id} for {var} symbolically; fix the other "
+            "symbols for a numeric answer"
+        ) from None
+    results = []
+    for s in solutions:
+        s = sp.simplify(s)
+        if s.is_real is False:
+            continue
+        if (x.is_positive or x.is_nonnegative) and s.is_nonpositive and not s.is_zero:
+            continue  # outside the domain of var (a nonpositive root that is not identically 0)
+        results.append(Crossing(var, None, s, "symbolic"))
+    return results

@@ -1,0 +1,942 @@
+"""The :class:`Bound`: a theorem as an object (DESIGN §2).
+
+A bound is a sympy expression together with everything needed to use it honestly: the meaning and
+domain of each symbol, the theorem's hypotheses, what kind of statement it is (upper, lower,
+exact, or an order statement "≲" whose constant is unknown), where it was printed and whether it
+is the printed, a corrected or a derived form, and an example point of valid parameter values.
+
+Numerical evaluation is vectorised (``lambdify`` compiled once per bound and cached), checks every
+hypothesis elementwise, and escapes to arbitrary precision (mpmath) where float64 overflows.
+Asymptotic questions (:meth:`Bound.exponent`, :meth:`Bound.crossover`) live in
+:mod:`fedtheory.bounds._analysis`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from fedtheory.bounds._citation import PAPERS, Citation, check_paper
+from fedtheory.bounds._symbols import COMMON, SymbolInfo, Vocabulary
+from fedtheory.errors import ConditionError, FloatRangeError, ParameterError, format_assignment
+
+if TYPE_CHECKING:
+    from fedtheory.bounds._analysis import Crossing, Exponent
+
+__all__ = [
+    "KINDS",
+    "STATUSES",
+    "Bound",
+    "Hypothesis",
+    "Kind",
+    "Status",
+    "get",
+    "ids",
+    "iter_bounds",
+    "register",
+]
+
+Kind = Literal["upper", "lower", "exact", "order-upper", "order-lower"]
+Status = Literal["printed", "corrected", "derived"]
+KINDS: tuple[str, ...] = ("upper", "lower", "exact", "order-upper", "order-lower")
+STATUSES: tuple[str, ...] = ("printed", "corrected", "derived")
+
+#: Relation between the bounded quantity and the expression, by kind.
+RELATION_TEXT = {
+    "upper": "≤",
+    "lower": "≥",
+    "exact": "=",
+    "order-upper": "≲",
+    "order-lower": "≳",
+}
+RELATION_LATEX = {
+    "upper": r"\le",
+    "lower": r"\ge",
+    "exact": "=",
+    "order-upper": r"\lesssim",
+    "order-lower": r"\gtrsim",
+}
+
+ArrayLike = float | int | Sequence[float] | np.ndarray
+_ID_PATTERN = re.compile(r"^[a-z][a-z0-9]*(\.[a-z0-9][a-z0-9_-]*)+$")
+_RESERVED = frozenset({"check"})
+#: Working precision (decimal digits) of the arbitrary-precision fallback.
+MP_DPS = 50
+
+# Min/Max are rewritten into these undefined functions before lambdify so that they broadcast
+# (sympy's numpy printer emits numpy.amin((a, b), axis=0), which fails for mixed shapes).
+_FMIN = sp.Function("fedtheory_min")
+_FMAX = sp.Function("fedtheory_max")
+
+
+def _np_min(*args: Any) -> Any:
+    return functools.reduce(np.minimum, args)
+
+
+def _np_max(*args: Any) -> Any:
+    return functools.reduce(np.maximum, args)
+
+
+_NUMPY_NAMESPACE = {"fedtheory_min": _np_min, "fedtheory_max": _np_max}
+_MPMATH_NAMESPACE = {
+    "fedtheory_min": lambda *a: min(a),
+    "fedtheory_max": lambda *a: max(a),
+}
+
+
+def _prepare_for_lambdify(expr: sp.Basic) -> sp.Basic:
+    return expr.replace(sp.Min, _FMIN).replace(sp.Max, _FMAX)
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """A hypothesis of a theorem: a sympy relation that must hold for the bound to apply.
+
+    Parameters
+    ----------
+    relation
+        A sympy relational (``n >= 4*beta/mu``) or a boolean combination of relationals.
+    note
+        Optional short explanation shown in error messages (``"stability needs enough samples"``).
+    """
+
+    relation: sp.Basic
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.relation, sp.Basic) or not isinstance(
+            self.relation, (sp.core.relational.Relational, sp.logic.boolalg.Boolean)
+        ):
+            raise ParameterError(
+                parameter="hypothesis",
+                value=self.relation,
+                rule="must be a sympy relation such as sp.Le(mu, L)",
+            )
+        if self.relation in (sp.true, sp.false):
+            raise ParameterError(
+                parameter="hypothesis",
+                value=self.relation,
+                rule="is constant (always true or always false); state it with symbols",
+            )
+
+    @property
+    def names(self) -> list[str]:
+        """Names of the symbols the hypothesis involves, sorted."""
+        return sorted(str(s) for s in self.relation.free_symbols)
+
+    def __str__(self) -> str:
+        return _relation_text(self.relation)
+
+    def latex(self, symbol_names: Mapping[sp.Basic, str] | None = None) -> str:
+        """LaTeX of the relation."""
+        return sp.latex(self.relation, symbol_names=dict(symbol_names or {}))
+
+
+def _relation_text(relation: sp.Basic) -> str:
+    text = sp.sstr(relation)
+    return text.replace(">=", "≥").replace("<=", "≤").replace("!=", "≠")
+
+
+class Bound:
+    """A theorem's bound: sympy expression, hypotheses, kind, status, citation, example.
+
+    Parameters
+    ----------
+    id
+        Registry identifier ``<paper>.<item>[.<detail>...]``, lowercase, e.g.
+        ``"classic.gd.strongly-convex"``. The first component is a key of
+        :data:`fedtheory.bounds.PAPERS`.
+    expr
+        The right-hand side, a sympy expression in the bound's symbols. Unknown constants of an
+        order bound appear explicitly (``C*beta/(mu*n)``).
+    kind
+        ``"upper"`` (quantity ≤ expr), ``"lower"`` (≥), ``"exact"`` (=), ``"order-upper"`` (≲: up to
+        an unknown constant, which must appear in ``expr`` as a symbol of role ``constant``) or
+        ``"order-lower"`` (≳).
+    source
+        Where the statement is printed.
+    quantity
+        What is bounded, in plain text: ``"f(x_T) − f*"``.
+    example
+        A point of valid values for every parameter (not the unknown constants): used by the
+        contract tests, ``fedtheory bounds show`` and as the default of unfixed symbols in
+        :meth:`exponent`. Sequences are given as lists.
+    hypotheses
+        The theorem's hypotheses as sympy relations or :class:`Hypothesis`. Symbol domains
+        (positivity, integrality) are assumptions of the symbols and are checked separately.
+    status
+        ``"printed"`` (as in the paper), ``"corrected"`` (an erratum fixed) or ``"derived"`` (a
+        consequence worked out by us, e.g. explicit constants of an order statement).
+    statement
+        One or two sentences saying what the theorem states, in words.
+    quantity_latex
+        LaTeX of the bounded quantity.
+    vocabulary
+        Where meanings and LaTeX names of the symbols are looked up; :data:`COMMON` by default.
+    meanings
+        Per-bound meanings overriding (or adding to) the vocabulary, by symbol name.
+
+    Raises
+    ------
+    ParameterError
+        On malformed ids, unknown kinds or statuses, symbols without meaning, reserved names,
+        order bounds without a constant (or other bounds with one), or an incomplete example.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from fedtheory.bounds import Bound, Citation
+    >>> n = sp.Symbol("n", positive=True, integer=True)
+    >>> b = Bound("classic.demo", 1 / n, kind="upper", quantity="error",
+    ...           source=Citation("classic", "a demo"), example={"n": 10})
+    >>> b.evaluate(n=4)
+    0.25
+    >>> b.exponent("n").power
+    -1
+    """
+
+    def __init__(
+        self,
+        id: str,
+        expr: sp.Expr,
+        *,
+        kind: Kind,
+        source: Citation,
+        quantity: str,
+        example: Mapping[str, Any],
+        hypotheses: Iterable[sp.Basic | Hypothesis] = (),
+        status: Status = "printed",
+        statement: str = "",
+        quantity_latex: str | None = None,
+        vocabulary: Vocabulary = COMMON,
+        meanings: Mapping[str, str] | None = None,
+    ) -> None:
+        if not isinstance(id, str) or not _ID_PATTERN.match(id):
+            raise ParameterError(
+                parameter="id",
+                value=id,
+                rule="must look like '<paper>.<item>[.<detail>]' (lowercase, digits, '-', '_')",
+            )
+        check_paper(id.split(".", 1)[0], parameter="id")
+        if kind not in KINDS:
+            raise ParameterError(parameter="kind", value=kind, rule=f"must be one of {KINDS}")
+        if status not in STATUSES:
+            raise ParameterError(
+                parameter="status", value=status, rule=f"must be one of {STATUSES}"
+            )
+        if not isinstance(source, Citation):
+            raise ParameterError(parameter="source", value=source, rule="must be a Citation")
+        expr = sp.sympify(expr)
+        if not isinstance(expr, sp.Expr):
+            raise ParameterError(
+                parameter="expr", value=expr, rule="must be a sympy expression (not a relation)"
+            )
+        self.id = id
+        self.expr: sp.Expr = expr
+        self.kind: Kind = kind
+        self.status: Status = status
+        self.source = source
+        self.quantity = quantity
+        self.quantity_latex = quantity_latex
+        self.statement = statement
+        self.hypotheses: tuple[Hypothesis, ...] = tuple(
+            h if isinstance(h, Hypothesis) else Hypothesis(h) for h in hypotheses
+        )
+        self._vocabulary = vocabulary
+        self._meanings = dict(meanings or {})
+        self._infos = self._collect_symbols()
+        self.example: dict[str, Any] = self._check_example(example)
+
+    # ------------------------------------------------------------------ symbols
+    def _collect_symbols(self) -> dict[str, SymbolInfo]:
+        atoms: dict[str, Any] = {}
+        for base in self.expr.atoms(sp.Indexed):
+            atoms[str(base.base.label)] = base.base
+        indexed_labels = {b.label for b in atoms.values()}
+        for hyp in self.hypotheses:
+            for base in hyp.relation.atoms(sp.Indexed):
+                atoms[str(base.base.label)] = base.base
+                indexed_labels.add(base.base.label)
+        for sym in set(self.expr.free_symbols) | {
+            s for h in self.hypotheses for s in h.relation.free_symbols
+        }:
+            if isinstance(sym, sp.Symbol) and sym not in indexed_labels:
+                atoms[sym.name] = sym
+            elif isinstance(sym, sp.Indexed):
+                continue
+        infos: dict[str, SymbolInfo] = {}
+        for name in sorted(atoms, key=_natural_key):
+            obj = atoms[name]
+            if name in _RESERVED or not name.isidentifier():
+                raise ParameterError(
+                    parameter="symbol",
+                    value=name,
+                    rule="must be a Python identifier other than 'check'",
+                )
+            known = self._vocabulary.get(name)
+            role = "sequence" if isinstance(obj, sp.IndexedBase) else "parameter"
+            if known is not None and known.symbol == obj:
+                role = known.role
+            elif known is not None and role == "parameter" and known.role == "constant":
+                role = "constant"
+            meaning = self._meanings.get(name) or (known.meaning if known else None)
+            if meaning is None:
+                raise ParameterError(
+                    f"{self.id}: symbol {name!r} has no meaning; declare it in the vocabulary or "
+                    f"pass meanings={{{name!r}: '...'}}"
+                )
+            latex = known.latex if known is not None else None
+            infos[name] = SymbolInfo(name=name, symbol=obj, meaning=meaning, latex=latex, role=role)
+        unused = set(self._meanings) - set(infos)
+        if unused:
+            raise ParameterError(
+                f"{self.id}: meanings given for symbols not in the bound: {sorted(unused)}"
+            )
+        constants = [n for n, i in infos.items() if i.role == "constant"]
+        if self.kind.startswith("order") and not constants:
+            raise ParameterError(
+                f"{self.id}: an order bound ({self.kind}) must keep its unknown constant explicit, "
+                "e.g. C*beta/(mu*n) with C from the vocabulary"
+            )
+        if constants and not self.kind.startswith("order"):
+            raise ParameterError(
+                f"{self.id}: unknown constants {constants} only belong in order bounds; "
+                f"kind is {self.kind!r}"
+            )
+        return infos
+
+    @property
+    def info(self) -> dict[str, SymbolInfo]:
+        """Every symbol of the bound (parameters, constants, sequences) with its meaning."""
+        return dict(self._infos)
+
+    @property
+    def symbols(self) -> dict[str, sp.Symbol]:
+        """Scalar symbols (parameters and constants) by name."""
+        return {n: i.symbol for n, i in self._infos.items() if i.role != "sequence"}
+
+    @property
+    def sequences(self) -> dict[str, sp.IndexedBase]:
+        """Indexed symbols (given as 1-D arrays) by name."""
+        return {n: i.symbol for n, i in self._infos.items() if i.role == "sequence"}
+
+    @property
+    def parameters(self) -> list[str]:
+        """Names of the values a user supplies: scalar parameters and sequences (no constants)."""
+        return [n for n, i in self._infos.items() if i.role != "constant"]
+
+    @property
+    def constants(self) -> list[str]:
+        """Names of the unknown constants of an order bound (empty for other kinds)."""
+        return [n for n, i in self._infos.items() if i.role == "constant"]
+
+    @property
+    def conditions(self) -> tuple[sp.Basic, ...]:
+        """The hypotheses as bare sympy relations."""
+        return tuple(h.relation for h in self.hypotheses)
+
+    @property
+    def paper(self) -> str:
+        """Key of the paper the bound belongs to (first component of the id)."""
+        return self.id.split(".", 1)[0]
+
+    @property
+    def is_order(self) -> bool:
+        """True for ≲ / ≳ statements, whose constant is unknown."""
+        return self.kind.startswith("order")
+
+    @property
+    def relation(self) -> str:
+        """The relation symbol between quantity and expression (≤, ≥, =, ≲, ≳)."""
+        return RELATION_TEXT[self.kind]
+
+    def meaning(self, name: str) -> str:
+        """One-line meaning of symbol ``name``."""
+        return self._info(name).meaning
+
+    def _info(self, name: str) -> SymbolInfo:
+        try:
+            return self._infos[name]
+        except KeyError:
+            raise ParameterError(self._unknown_message(name)) from None
+
+    def _unknown_message(self, name: str) -> str:
+        close = difflib.get_close_matches(name, list(self._infos), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        return (
+            f"{self.id} has no parameter {name!r}{hint} "
+            f"(parameters: {', '.join(self._infos) or 'none'})"
+        )
+
+    # ------------------------------------------------------------------ values
+    def _check_example(self, example: Mapping[str, Any]) -> dict[str, Any]:
+        example = dict(example)
+        missing = [n for n in self.parameters if n not in example]
+        if missing:
+            raise ParameterError(f"{self.id}: example lacks values for {missing}")
+        extra = [n for n in example if n not in self.parameters]
+        if extra:
+            raise ParameterError(
+                f"{self.id}: example has values for {extra}, which are not parameters of the "
+                "bound (unknown constants are never part of the example)"
+            )
+        return {
+            n: (list(example[n]) if self._infos[n].role == "sequence" else example[n])
+            for n in self.parameters
+        }
+
+    def _convert(
+        self, values: Mapping[str, Any], *, require_constants: bool
+    ) -> dict[str, np.ndarray]:
+        """Validate names, presence, shapes and symbol domains; return float arrays."""
+        for name in values:
+            if name not in self._infos:
+                raise ParameterError(self._unknown_message(name))
+        missing = [n for n in self.parameters if n not in values]
+        if missing:
+            raise ParameterError(
+                f"{self.id}: missing value(s) for {', '.join(missing)} "
+                f"({'; '.join(f'{n}: {self._infos[n].meaning}' for n in missing)})"
+            )
+        if require_constants:
+            unset = [c for c in self.constants if c not in values]
+            if unset:
+                raise ParameterError(
+                    f"{self.id} is an order bound ({self.relation}): its constant "
+                    f"{', '.join(unset)} is unknown, so the bound has no value; pass "
+                    f"{', '.join(f'{c}=...' for c in unset)} to evaluate it at a chosen constant, "
+                    "or ask scaling questions (exponent, crossover)"
+                )
+        converted: dict[str, np.ndarray] = {}
+        for name, raw in values.items():
+            info = self._infos[name]
+            try:
+                array = np.asarray(raw, dtype=float)
+            except (TypeError, ValueError):
+                raise ParameterError(
+                    parameter=name, value=raw, rule="must be a number or an array of numbers"
+                ) from None
+            if info.role == "sequence":
+                if array.ndim != 1 or array.size == 0:
+                    raise ParameterError(
+                        parameter=name,
+                        value=raw,
+                        rule="is a sequence: pass a non-empty 1-D array",
+                    )
+                _check_domain(name, array, info.symbol.label)
+            else:
+                _check_domain(name, array, info.symbol)
+            converted[name] = array
+        return converted
+
+    def _scalar_names(self) -> list[str]:
+        return [n for n, i in self._infos.items() if i.role != "sequence"]
+
+    def _broadcast_shape(self, arrays: Mapping[str, np.ndarray]) -> tuple[int, ...]:
+        scalars = [arrays[n] for n in self._scalar_names() if n in arrays]
+        try:
+            return np.broadcast_shapes(*(a.shape for a in scalars)) if scalars else ()
+        except ValueError:
+            shapes = {n: arrays[n].shape for n in self._scalar_names() if n in arrays}
+            raise ParameterError(
+                f"{self.id}: parameter arrays do not broadcast together: {shapes}"
+            ) from None
+
+    @functools.cached_property
+    def _arg_symbols(self) -> list[Any]:
+        return [self._infos[n].symbol for n in self._infos]
+
+    @functools.cached_property
+    def _numpy_function(self) -> Any:
+        return sp.lambdify(
+            self._arg_symbols,
+            _prepare_for_lambdify(self.expr),
+            modules=[_NUMPY_NAMESPACE, "scipy", "numpy"],
+            dummify=True,
+        )
+
+    @functools.cached_property
+    def _mpmath_function(self) -> Any:
+        return sp.lambdify(
+            self._arg_symbols,
+            _prepare_for_lambdify(self.expr),
+            modules=[_MPMATH_NAMESPACE, "mpmath"],
+            dummify=True,
+        )
+
+    @functools.cached_property
+    def _hypothesis_functions(self) -> list[Any]:
+        return [
+            sp.lambdify(
+                self._arg_symbols,
+                _prepare_for_lambdify(h.relation),
+                modules=[_NUMPY_NAMESPACE, "scipy", "numpy"],
+                dummify=True,
+            )
+            for h in self.hypotheses
+        ]
+
+    def _ordered(self, arrays: Mapping[str, np.ndarray], *, python_scalars: bool) -> list[Any]:
+        args = []
+        for name, info in self._infos.items():
+            value = arrays.get(name, np.float64(1.0))
+            if python_scalars and info.role != "sequence":
+                value = value.item() if isinstance(value, np.ndarray) else value
+                if info.symbol.is_integer:
+                    value = round(value)
+            args.append(value)
+        return args
+
+    def _elementwise(
+        self, function: Any, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...]
+    ) -> np.ndarray:
+        """Call a scalar function over the broadcast grid (used for sums over sequences)."""
+        out = np.empty(shape, dtype=object)
+        scalar_names = [n for n in self._scalar_names() if n in arrays]
+        broadcast = {n: np.broadcast_to(arrays[n], shape) for n in scalar_names}
+        for index in np.ndindex(*shape):
+            point = {n: broadcast[n][index] for n in scalar_names}
+            point.update({n: arrays[n] for n in self.sequences})
+            out[index] = function(*self._ordered(point, python_scalars=True))
+        return out
+
+    @functools.cached_property
+    def _has_sums(self) -> bool:
+        return bool(self.expr.atoms(sp.Sum, sp.Product)) or any(
+            h.relation.atoms(sp.Sum, sp.Product) for h in self.hypotheses
+        )
+
+    def _call_numpy(self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+        if self._has_sums:
+            try:
+                raw = self._elementwise(self._numpy_function, arrays, shape)
+            except IndexError:
+                raise ParameterError(self._sequence_length_message(arrays)) from None
+            return np.asarray(raw.astype(float), dtype=float)
+        with np.errstate(all="ignore"):
+            raw = self._numpy_function(*self._ordered(arrays, python_scalars=False))
+        return np.broadcast_to(np.asarray(raw, dtype=float), shape).copy()
+
+    def _sequence_length_message(self, arrays: Mapping[str, np.ndarray]) -> str:
+        lengths = ", ".join(f"{n} has length {arrays[n].size}" for n in self.sequences)
+        return (
+            f"{self.id}: a sequence is too short for the requested index range ({lengths}); "
+            "the bound reads one entry per iteration"
+        )
+
+    def _check_hypotheses(self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...]) -> None:
+        failures: list[tuple[Hypothesis, np.ndarray]] = []
+        for hyp, function in zip(self.hypotheses, self._hypothesis_functions, strict=True):
+            if self._has_sums:
+                holds = np.asarray(self._elementwise(function, arrays, shape).astype(bool))
+            else:
+                with np.errstate(all="ignore"):
+                    raw = function(*self._ordered(arrays, python_scalars=False))
+                holds = np.broadcast_to(np.asarray(raw, dtype=bool), shape)
+            if not holds.all():
+                failures.append((hyp, holds))
+        if not failures:
+            return
+        hyp, holds = failures[0]
+        index = tuple(np.argwhere(~holds)[0]) if holds.ndim else ()
+        point = {
+            name: float(np.broadcast_to(arrays[name], shape)[index])
+            for name in hyp.names
+            if name in arrays
+        }
+        note = hyp.note
+        relation = hyp.relation
+        if isinstance(relation, sp.core.relational.Relational):
+            subs = {self._infos[n].symbol: sp.Float(v, 15) for n, v in point.items()}
+            try:
+                lhs = float(relation.lhs.subs(subs).evalf())
+                rhs = float(relation.rhs.subs(subs).evalf())
+                sides = f"left side {lhs:.6g}, right side {rhs:.6g}"
+                note = f"{note}; {sides}" if note else sides
+            except (TypeError, ValueError):
+                pass
+        raise ConditionError(
+            self.id,
+            str(hyp),
+            point,
+            failed=tuple(str(h) for h, _ in failures),
+            note=note,
+        )
+
+    def evaluate(self, *, check: bool = True, **values: ArrayLike) -> Any:
+        """Value of the bound at the given parameters.
+
+        Parameters
+        ----------
+        check
+            Check the theorem's hypotheses (default). With ``check=False`` the expression is
+            evaluated wherever it is defined; symbol domains are always checked.
+        **values
+            One value per parameter (floats or arrays broadcasting together; sequences as 1-D
+            arrays). Order bounds also need their constant(s), e.g. ``C=1``.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            A float when every scalar parameter is a scalar, else an array of the broadcast
+            shape.
+
+        Raises
+        ------
+        ParameterError
+            Unknown or missing parameter, value outside the symbol's domain, arrays that do not
+            broadcast, an order bound's constant not given, or a value that is undefined.
+        ConditionError
+            A hypothesis fails (the first failed one is named, with the offending values).
+        FloatRangeError
+            The value exceeds float64; use :meth:`log_evaluate`.
+        """
+        arrays = self._convert(values, require_constants=True)
+        shape = self._broadcast_shape(arrays)
+        if check and self.hypotheses:
+            self._check_hypotheses(arrays, shape)
+        result = self._call_numpy(arrays, shape)
+        bad = ~np.isfinite(result)
+        if bad.any():
+            for index in _indices(bad):
+                exact = self._mp_value(arrays, shape, index)
+                if not mpmath.isfinite(exact):
+                    raise ParameterError(self._undefined_message(arrays, shape, index))
+                if abs(exact) > np.finfo(float).max:
+                    raise FloatRangeError(
+                        f"{self.id} at {self._point_text(arrays, shape, index)}",
+                        float(mpmath.log10(abs(exact))),
+                        hint="use log_evaluate() (or `fedtheory bounds eval --log`)",
+                    )
+                result[index] = float(exact)
+        return float(result) if result.ndim == 0 else result
+
+    def log_evaluate(self, *, check: bool = True, **values: ArrayLike) -> Any:
+        """Natural logarithm of the bound, exact where float64 overflows or underflows.
+
+        Entries whose float64 value is not finite or not normal are recomputed in arbitrary
+        precision (mpmath, 50 digits), so astronomically large or small bounds (r ≈ 10^18 and
+        far beyond) have a finite logarithm. Same parameters and errors as :meth:`evaluate`;
+        a negative value raises :class:`ParameterError`, zero gives ``-inf``.
+        """
+        arrays = self._convert(values, require_constants=True)
+        shape = self._broadcast_shape(arrays)
+        if check and self.hypotheses:
+            self._check_hypotheses(arrays, shape)
+        result = self._call_numpy(arrays, shape)
+        tiny = np.finfo(float).tiny
+        with np.errstate(all="ignore"):
+            out = np.log(np.where(result > 0, result, 1.0))
+        redo = ~np.isfinite(result) | (np.abs(result) < tiny) | (result < 0)
+        for index in _indices(redo):
+            exact = self._mp_value(arrays, shape, index)
+            if mpmath.isnan(exact):
+                raise ParameterError(self._undefined_message(arrays, shape, index))
+            if exact < 0:
+                raise ParameterError(
+                    f"{self.id} is negative ({mpmath.nstr(exact, 6)}) at "
+                    f"{self._point_text(arrays, shape, index)}; its logarithm is undefined"
+                )
+            out[index] = -np.inf if exact == 0 else float(mpmath.log(exact))
+        return float(out) if out.ndim == 0 else out
+
+    def log10_evaluate(self, *, check: bool = True, **values: ArrayLike) -> Any:
+        """Base-10 logarithm of the bound; see :meth:`log_evaluate`."""
+        return self.log_evaluate(check=check, **values) / np.log(10.0)
+
+    def _mp_value(
+        self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...], index: tuple[int, ...]
+    ) -> Any:
+        point: dict[str, Any] = {}
+        for name in self._scalar_names():
+            if name in arrays:
+                value = float(np.broadcast_to(arrays[name], shape)[index])
+                point[name] = (
+                    round(value) if self._infos[name].symbol.is_integer else mpmath.mpf(value)
+                )
+        with mpmath.workdps(MP_DPS):
+            point.update(
+                {n: [mpmath.mpf(float(v)) for v in arrays[n]] for n in self.sequences}
+            )
+            args = []
+            for name in self._infos:
+                args.append(point.get(name, mpmath.mpf(1)))
+            try:
+                return mpmath.mpf(self._mpmath_function(*args))
+            except (ZeroDivisionError, ValueError, TypeError):
+                return mpmath.mpf("nan")
+
+    def _point_text(
+        self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...], index: tuple[int, ...]
+    ) -> str:
+        point = {
+            n: float(np.broadcast_to(arrays[n], shape)[index])
+            for n in self._scalar_names()
+            if n in arrays
+        }
+        return format_assignment(point)
+
+    def _undefined_message(
+        self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...], index: tuple[int, ...]
+    ) -> str:
+        return (
+            f"{self.id} is undefined (not a finite number) at "
+            f"{self._point_text(arrays, shape, index)}"
+        )
+
+    # ------------------------------------------------------------------ analysis
+    def exponent(
+        self,
+        var: str,
+        at: Literal["oo", 0] | str | int = "oo",
+        *,
+        keep: Iterable[str] = (),
+        method: Literal["auto", "symbolic", "numeric"] = "auto",
+        **fixed: Any,
+    ) -> Exponent:
+        """Leading power of the bound in ``var`` as ``var`` → ∞ (``at="oo"``) or → 0.
+
+        See :func:`fedtheory.bounds._analysis.exponent` for the exact definition (the power at
+        which the bound approaches its limit), the handling of Min/Max regimes, and the fields
+        of the returned :class:`~fedtheory.bounds._analysis.Exponent`.
+        """
+        from fedtheory.bounds._analysis import exponent
+
+        return exponent(self, var, at, keep=keep, method=method, **fixed)
+
+    def local_exponent(self, var: str, at: float, **fixed: Any) -> float:
+        """Local log-log slope d log B / d log ``var`` at ``var = at`` (others from ``fixed``
+        or the example point). See :func:`fedtheory.bounds._analysis.local_exponent`."""
+        from fedtheory.bounds._analysis import local_exponent
+
+        return local_exponent(self, var, at, **fixed)
+
+    def crossover(self, other: Bound, var: str, **fixed: Any) -> list[Crossing]:
+        """Every point where this bound and ``other`` are equal as functions of ``var``.
+
+        See :func:`fedtheory.bounds._analysis.crossover`.
+        """
+        from fedtheory.bounds._analysis import crossover
+
+        return crossover(self, other, var, **fixed)
+
+    # ------------------------------------------------------------------ transformations
+    def subs(self, **values: Any) -> Bound:
+        """A new (unregistered) bound with some symbols replaced by numbers or expressions.
+
+        Hypotheses that become true are dropped; one that becomes false raises
+        :class:`ConditionError`. The id records the substitution: ``"<id>[n=10]"`` is not a valid
+        registry id, so substituted bounds are never registered by accident.
+
+        Examples
+        --------
+        >>> from fedtheory import bounds
+        >>> b = bounds.get("classic.gd.strongly-convex").subs(L=10, mu=1)
+        >>> sorted(b.parameters)
+        ['Delta0', 'T']
+        """
+        substitutions: dict[Any, Any] = {}
+        for name, value in values.items():
+            info = self._info(name)
+            if info.role == "sequence":
+                raise ParameterError(
+                    parameter=name, value=value, rule="sequences cannot be substituted"
+                )
+            if isinstance(value, (int, float, np.integer, np.floating)):
+                _check_domain(name, np.asarray(value, dtype=float), info.symbol)
+                value = sp.nsimplify(value, rational=True) if float(value).is_integer() else (
+                    sp.Rational(str(value))
+                )
+            substitutions[info.symbol] = sp.sympify(value)
+        hypotheses = []
+        for hyp in self.hypotheses:
+            relation = hyp.relation.subs(substitutions)
+            if relation == sp.true:
+                continue
+            if relation == sp.false:
+                given = {n: values[n] for n in hyp.names if n in values}
+                raise ConditionError(self.id, str(hyp), given, note=hyp.note)
+            hypotheses.append(Hypothesis(relation, hyp.note))
+        new = Bound.__new__(Bound)
+        new.id = f"{self.id}[{format_assignment(values)}]"
+        new.expr = self.expr.subs(substitutions)
+        new.kind = self.kind
+        new.status = self.status
+        new.source = self.source
+        new.quantity = self.quantity
+        new.quantity_latex = self.quantity_latex
+        new.statement = self.statement
+        new.hypotheses = tuple(hypotheses)
+        new._vocabulary = self._vocabulary
+        remaining = {s.name for s in new.expr.free_symbols if isinstance(s, sp.Symbol)}
+        remaining |= {s.name for h in hypotheses for s in h.relation.free_symbols}
+        remaining |= {str(b.base.label) for b in new.expr.atoms(sp.Indexed)}
+        new._meanings = {
+            n: m for n, m in self._meanings.items() if n in remaining
+        }
+        new._meanings.update(
+            {n: i.meaning for n, i in self._infos.items() if n in remaining and n not in values}
+        )
+        new._infos = new._collect_symbols()
+        new.example = {
+            n: v for n, v in self.example.items() if n in new._infos and n not in values
+        }
+        missing = [n for n in new.parameters if n not in new.example]
+        if missing:
+            raise ParameterError(
+                f"{self.id}: substitution introduced symbols without example values: {missing}"
+            )
+        return new
+
+    # ------------------------------------------------------------------ display
+    @property
+    def symbol_names(self) -> dict[Any, str]:
+        """LaTeX names of the symbols, for ``sympy.latex(..., symbol_names=...)``."""
+        names: dict[Any, str] = {}
+        for info in self._infos.values():
+            if info.latex:
+                key = info.symbol.label if info.role == "sequence" else info.symbol
+                names[key] = info.latex
+        return names
+
+    def latex(self) -> str:
+        """LaTeX of the expression."""
+        return sp.latex(self.expr, symbol_names=self.symbol_names)
+
+    def statement_latex(self) -> str:
+        """LaTeX of the full statement, ``quantity ≤ expression``."""
+        lhs = self.quantity_latex or r"\text{" + _latex_escape(self.quantity) + "}"
+        return f"{lhs} {RELATION_LATEX[self.kind]} {self.latex()}"
+
+    def pretty(self) -> str:
+        """Two-dimensional unicode rendering of the expression (sympy's pretty printer)."""
+        return sp.pretty(self.expr, use_unicode=True)
+
+    def _repr_latex_(self) -> str:
+        return f"$\\displaystyle {self.statement_latex()}$"
+
+    def __str__(self) -> str:
+        return f"{self.quantity} {self.relation} {sp.sstr(self.expr)}"
+
+    def __repr__(self) -> str:
+        return f"<Bound {self.id} ({self.kind}, {self.status}): {self}>"
+
+    def describe(self) -> str:
+        """Multi-line plain-text description (id, statement, hypotheses, source)."""
+        lines = [f"{self.id} — {self.kind}, {self.status}", f"  {self}"]
+        if self.statement:
+            lines.append(f"  {self.statement}")
+        lines.extend(f"  if {h}" + (f"  ({h.note})" if h.note else "") for h in self.hypotheses)
+        lines.append(f"  source: {self.source}")
+        return "\n".join(lines)
+
+
+def _indices(mask: np.ndarray) -> list[tuple[int, ...]]:
+    """Index tuples of the True entries of ``mask`` (``[()]`` for a true 0-d mask)."""
+    return [tuple(int(i) for i in index) for index in np.argwhere(mask)] if mask.ndim else (
+        [()] if bool(mask) else []
+    )
+
+
+def _latex_escape(text: str) -> str:
+    return text.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%")
+
+
+def _natural_key(name: str) -> tuple[Any, ...]:
+    return tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", name))
+
+
+def _check_domain(name: str, array: np.ndarray, symbol: sp.Symbol) -> None:
+    """Raise ParameterError when values violate the symbol's sympy assumptions."""
+    flat = np.atleast_1d(array).ravel()
+    if not np.all(np.isfinite(flat)):
+        bad = flat[~np.isfinite(flat)][0]
+        raise ParameterError(parameter=name, value=float(bad), rule="must be finite")
+    checks = []
+    if symbol.is_positive:
+        checks.append((flat > 0, "must be positive"))
+    elif symbol.is_nonnegative:
+        checks.append((flat >= 0, "must be nonnegative"))
+    elif symbol.is_negative:
+        checks.append((flat < 0, "must be negative"))
+    if symbol.is_integer:
+        checks.append((flat == np.round(flat), "must be an integer"))
+    for ok, rule in checks:
+        if not ok.all():
+            value = flat[~ok][0]
+            shown = int(value) if float(value).is_integer() else float(value)
+            raise ParameterError(parameter=name, value=shown, rule=rule)
+
+
+# ---------------------------------------------------------------------- registry
+_REGISTRY: dict[str, Bound] = {}
+
+
+def register(bound: Bound) -> Bound:
+    """Add ``bound`` to the registry and return it.
+
+    Raises
+    ------
+    ParameterError
+        If a different bound is already registered under the same id.
+    """
+    if not isinstance(bound, Bound):
+        raise ParameterError(parameter="bound", value=bound, rule="must be a Bound")
+    if not _ID_PATTERN.match(bound.id):
+        raise ParameterError(
+            parameter="bound.id", value=bound.id, rule="substituted bounds cannot be registered"
+        )
+    existing = _REGISTRY.get(bound.id)
+    if existing is not None and existing is not bound:
+        raise ParameterError(parameter="bound.id", value=bound.id, rule="is already registered")
+    _REGISTRY[bound.id] = bound
+    return bound
+
+
+def get(id: str) -> Bound:
+    """The registered bound with identifier ``id``.
+
+    Raises
+    ------
+    ParameterError
+        If no bound has that id; the message lists close matches.
+    """
+    _load_catalog()
+    try:
+        return _REGISTRY[id]
+    except KeyError:
+        pass
+    close = difflib.get_close_matches(id, list(_REGISTRY), n=5, cutoff=0.6)
+    close += [i for i in _REGISTRY if i.startswith(id + ".") and i not in close][: 5 - len(close)]
+    hint = f"; close matches: {', '.join(close)}" if close else "; see `fedtheory bounds list`"
+    raise ParameterError(f"no bound with id {id!r}{hint}")
+
+
+def ids(paper: str | None = None) -> list[str]:
+    """Sorted ids of the registered bounds, optionally only those of ``paper``."""
+    _load_catalog()
+    if paper is not None:
+        check_paper(paper)
+    return sorted(i for i in _REGISTRY if paper is None or _REGISTRY[i].paper == paper)
+
+
+def iter_bounds(paper: str | None = None) -> Iterator[Bound]:
+    """Registered bounds in id order, optionally only those of ``paper``."""
+    return (_REGISTRY[i] for i in ids(paper))
+
+
+def _load_catalog() -> None:
+    # The paper modules register their bounds on import; importing the package is enough, this
+    # makes direct imports of _bound work too.
+    import fedtheory.bounds  # noqa: F401
+
+
+__all__ += ["PAPERS"]
