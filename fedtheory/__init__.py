@@ -1,1 +1,30 @@
-"""fedtheory."""
+"""fedtheory: federated-learning theory made executable.
+
+A theorem becomes a symbolic :class:`~fedtheory.bounds.Bound` you can evaluate, differentiate,
+take rates from and intersect with another bound; a prediction of a theorem becomes a falsifiable
+claim checked on synthetic federated problems.
+
+Subpackages are imported on first use (``fedtheory.bounds`` pulls in sympy)::
+
+    >>> from fedtheory import bounds
+    >>> bounds.get("classic.gd.strongly-convex").evaluate(L=10, mu=1, T=1, Delta0=1)
+    0.9
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from fedtheory import errors
+from fedtheory._version import __version__
+
+__all__ = ["__version__", "bounds", "errors"]
+
+_LAZY_SUBMODULES = {"bounds"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f"fedtheory.{name}")
+    raise AttributeError(f"module 'fedtheory' has no attribute {name!r}")

@@ -58,8 +58,8 @@ RELATION_TEXT = {
     "order-lower": "≳",
 }
 RELATION_LATEX = {
-    "upper": r"\le",
-    "lower": r"\ge",
+    "upper": r"\leq",
+    "lower": r"\geq",
     "exact": "=",
     "order-upper": r"\lesssim",
     "order-lower": r"\gtrsim",
@@ -634,7 +634,7 @@ class Bound:
         result = self._call_numpy(arrays, shape)
         tiny = np.finfo(float).tiny
         with np.errstate(all="ignore"):
-            out = np.log(np.where(result > 0, result, 1.0))
+            out = np.array(np.log(np.where(result > 0, result, 1.0)), dtype=float)
         redo = ~np.isfinite(result) | (np.abs(result) < tiny) | (result < 0)
         for index in _indices(redo):
             exact = self._mp_value(arrays, shape, index)
@@ -663,9 +663,7 @@ class Bound:
                     round(value) if self._infos[name].symbol.is_integer else mpmath.mpf(value)
                 )
         with mpmath.workdps(MP_DPS):
-            point.update(
-                {n: [mpmath.mpf(float(v)) for v in arrays[n]] for n in self.sequences}
-            )
+            point.update({n: [mpmath.mpf(float(v)) for v in arrays[n]] for n in self.sequences})
             args = []
             for name in self._infos:
                 args.append(point.get(name, mpmath.mpf(1)))
@@ -752,8 +750,10 @@ class Bound:
                 )
             if isinstance(value, (int, float, np.integer, np.floating)):
                 _check_domain(name, np.asarray(value, dtype=float), info.symbol)
-                value = sp.nsimplify(value, rational=True) if float(value).is_integer() else (
-                    sp.Rational(str(value))
+                value = (
+                    sp.nsimplify(value, rational=True)
+                    if float(value).is_integer()
+                    else (sp.Rational(str(value)))
                 )
             substitutions[info.symbol] = sp.sympify(value)
         hypotheses = []
@@ -779,16 +779,12 @@ class Bound:
         remaining = {s.name for s in new.expr.free_symbols if isinstance(s, sp.Symbol)}
         remaining |= {s.name for h in hypotheses for s in h.relation.free_symbols}
         remaining |= {str(b.base.label) for b in new.expr.atoms(sp.Indexed)}
-        new._meanings = {
-            n: m for n, m in self._meanings.items() if n in remaining
-        }
+        new._meanings = {n: m for n, m in self._meanings.items() if n in remaining}
         new._meanings.update(
             {n: i.meaning for n, i in self._infos.items() if n in remaining and n not in values}
         )
         new._infos = new._collect_symbols()
-        new.example = {
-            n: v for n, v in self.example.items() if n in new._infos and n not in values
-        }
+        new.example = {n: v for n, v in self.example.items() if n in new._infos and n not in values}
         missing = [n for n in new.parameters if n not in new.example]
         if missing:
             raise ParameterError(
@@ -841,8 +837,10 @@ class Bound:
 
 def _indices(mask: np.ndarray) -> list[tuple[int, ...]]:
     """Index tuples of the True entries of ``mask`` (``[()]`` for a true 0-d mask)."""
-    return [tuple(int(i) for i in index) for index in np.argwhere(mask)] if mask.ndim else (
-        [()] if bool(mask) else []
+    return (
+        [tuple(int(i) for i in index) for index in np.argwhere(mask)]
+        if mask.ndim
+        else ([()] if bool(mask) else [])
     )
 
 

@@ -211,8 +211,12 @@ _declare("n", "number of samples on a client", positive=True, integer=True)
 _declare("n_i", "number of samples on client i", latex="n_i", positive=True, integer=True)
 _declare("N", "total number of samples over all clients", positive=True, integer=True)
 _declare("d", "dimension of the model (number of parameters)", positive=True, integer=True)
-_declare("R", "heterogeneity radius: distance of client optima to their average", latex="R",
-         nonnegative=True)
+_declare(
+    "R",
+    "heterogeneity radius: distance of client optima to their average",
+    latex="R",
+    nonnegative=True,
+)
 # iterations
 _declare("T", "number of (communication) rounds or iterations", nonnegative=True, integer=True)
 _declare("t", "iteration counter", positive=True, integer=True)
@@ -225,10 +229,18 @@ _declare("beta", "smoothness constant of the loss (β-smooth)", latex=r"\beta", 
 _declare("kappa", "condition number L/μ", latex=r"\kappa", positive=True)
 _declare("rho", "Lipschitz constant of the loss", latex=r"\rho", positive=True)
 # noise, losses, distances
-_declare("sigma2", "variance bound of the stochastic gradients / noise", latex=r"\sigma^{2}",
-         positive=True)
-_declare("G2", "bound on the second moment of the stochastic gradients, E‖g‖² ≤ G²",
-         latex="G^{2}", positive=True)
+_declare(
+    "sigma2",
+    "variance bound of the stochastic gradients / noise",
+    latex=r"\sigma^{2}",
+    positive=True,
+)
+_declare(
+    "G2",
+    "bound on the second moment of the stochastic gradients, E‖g‖² ≤ G²",
+    latex="G^{2}",
+    positive=True,
+)
 _declare("M", "bound on the loss values, 0 ≤ ℓ ≤ M", positive=True)
 _declare("Delta0", "initial optimality gap f(x_0) − f*", latex=r"\Delta_0", nonnegative=True)
 _declare("D0", "initial squared distance ‖x_0 − x*‖²", latex="D_0", nonnegative=True)
@@ -238,6 +250,11 @@ _declare("gamma", "stability constant of an algorithm", latex=r"\gamma", nonnega
 # unknown absolute constants of order bounds (≲, ≳)
 _declare("C", "unknown absolute constant hidden by ≲ / ≳", role="constant", positive=True)
 for _k in range(1, 5):
-    _declare(f"C{_k}", f"unknown absolute constant no. {_k} hidden by ≲ / ≳", latex=f"C_{_k}",
-             role="constant", positive=True)
+    _declare(
+        f"C{_k}",
+        f"unknown absolute constant no. {_k} hidden by ≲ / ≳",
+        latex=f"C_{_k}",
+        role="constant",
+        positive=True,
+    )
 del _declare, _k

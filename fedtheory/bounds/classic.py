@@ -34,16 +34,17 @@ n, gamma, delta, rho = (COMMON.symbol(n) for n in ("n", "gamma", "delta", "rho")
 e2 = V.declare(
     "e2",
     "squared norms ‖e_k‖² of the gradient errors, k = 0, …, S−1",
-    latex=r"\|e\|^{2}",
+    latex=r"\Vert e\Vert^{2}",
     role="sequence",
     nonnegative=True,
 )
 eps2 = V.declare(
-    "eps2", "uniform bound ε² on the squared gradient errors ‖e_k‖²", latex=r"\varepsilon^{2}",
+    "eps2",
+    "uniform bound ε² on the squared gradient errors ‖e_k‖²",
+    latex=r"\varepsilon^{2}",
     nonnegative=True,
 )
-lam = V.declare("lam", "Tikhonov regularization weight λ in λ‖w‖²", latex=r"\lambda",
-                positive=True)
+lam = V.declare("lam", "Tikhonov regularization weight λ in λ‖w‖²", latex=r"\lambda", positive=True)
 _k = sp.Symbol("k", integer=True, positive=True)
 _bound = partial(Bound, vocabulary=V)
 
@@ -91,7 +92,7 @@ register(
         kind="upper",
         source=Citation("classic", "GD, linear rate in distance", reference=_NESTEROV),
         quantity="‖x_T − x*‖²",
-        quantity_latex="\\|x_T - x^\\star\\|^2",
+        quantity_latex="\\Vert x_T - x^\\star\\Vert^2",
         statement=(
             "Gradient descent with step 2/(μ + L) on an L-smooth, μ-strongly convex f contracts "
             "the distance to the minimizer by (L − μ)/(L + μ) per iteration."
@@ -149,7 +150,7 @@ register(
         kind="upper",
         source=Citation("classic", "SGD with step 1/(μt), Lemma 1", reference=_RAKHLIN),
         quantity="E‖w_T − w*‖²",
-        quantity_latex="\\mathbb{E}\\|w_T - w^\\star\\|^2",
+        quantity_latex="\\mathbb{E}\\Vert w_T - w^\\star\\Vert^2",
         statement=(
             "SGD with step 1/(μt) on a μ-strongly convex F with E‖g_t‖² ≤ G² reaches squared "
             "distance 4G²/(μ²T) after T steps."
