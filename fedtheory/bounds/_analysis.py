@@ -149,7 +149,12 @@ class Exponent:
         if self.behaviour == "exponential":
             speed = "decays" if self.power == -sp.oo else "grows"
             return f"{speed} faster than any power of {self.var} as {self.var} → {where}"
-        power = sp.sstr(self.power) if self.method == "symbolic" else f"{float(self.power):.4g}"
+        if self.method != "symbolic":
+            power = f"{float(self.power):.4g}"
+        elif self.power.is_Integer or self.power.is_Symbol:
+            power = sp.sstr(self.power)
+        else:
+            power = f"({sp.sstr(self.power)})"
         tag = "" if self.method == "symbolic" else " (numeric)"
         return f"{self.var}^{power} as {self.var} → {where}{tag}"
 
@@ -303,6 +308,18 @@ def _substituted(
     return expr, used
 
 
+def _continuous(symbol: sp.Symbol) -> sp.Symbol:
+    """A real stand-in for ``symbol`` without the integer assumption (asymptotics and crossings
+    treat counts as continuous; sympy's solve would otherwise drop non-integer roots)."""
+    if not symbol.is_integer:
+        return symbol
+    if symbol.is_positive:
+        return sp.Dummy(symbol.name, positive=True)
+    if symbol.is_nonnegative:
+        return sp.Dummy(symbol.name, nonnegative=True)
+    return sp.Dummy(symbol.name, real=True)
+
+
 def _sample_points(at: str, x0: float) -> list[mpmath.mpf]:
     """Points approaching ``at`` geometrically (a factor 10 per step) from ``x0``."""
     x0 = mpmath.mpf(abs(x0) if x0 else 1)
@@ -427,6 +444,23 @@ def _symbolic_power(regime: sp.Expr, x: sp.Symbol, at: str) -> tuple[sp.Expr, st
     return power, "power"
 
 
+class _LazyValues:
+    """B(points[k]) at a given precision, computed on first access (most searches stop early)."""
+
+    def __init__(self, function: Any, points: list[Any], dps: int) -> None:
+        self._function, self._points, self._dps = function, points, dps
+        self._cache: dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return len(self._points)
+
+    def __getitem__(self, k: int) -> Any:
+        if k not in self._cache:
+            with mpmath.workdps(self._dps):
+                self._cache[k] = self._function(self._points[k])
+        return self._cache[k]
+
+
 def _numeric_power(expr: sp.Expr, x: sp.Symbol, at: str, x0: float) -> tuple[sp.Expr, str, Any]:
     """Log-log slope of successive differences over decades, in arbitrary precision.
 
@@ -438,9 +472,9 @@ def _numeric_power(expr: sp.Expr, x: sp.Symbol, at: str, x0: float) -> tuple[sp.
     function = _mp_function(expr, x)
     with mpmath.workdps(_DPS + 300):
         points = _sample_points(at, x0)
-        values = [function(p) for p in points]
-        with mpmath.workdps(_DPS + 200):  # a second, lower precision detects cancellation
-            check_values = [function(p) for p in points]
+        values = _LazyValues(function, points, _DPS + 300)
+        # a second, lower precision detects cancellation
+        check_values = _LazyValues(function, points, _DPS + 200)
         slopes: list[float] = []
         inverse_logs: list[float] = []
         zero_run = 0
@@ -555,8 +589,10 @@ def exponent(
     if method == "numeric" and keep:
         raise ParameterError(parameter="keep", value=keep, rule="needs the symbolic method")
     _check_path(bound, var, x, token, used, allow_numeric=allow_numeric)
-    regime = resolve_regime(expr, x, token, allow_numeric=allow_numeric)
-    nonsmooth = regime.has(*_NONSMOOTH)
+    original, x = x, _continuous(x)
+    regime = resolve_regime(expr.xreplace({original: x}), x, token, allow_numeric=allow_numeric)
+    shown = regime.xreplace({x: original})
+    nonsmooth = any(node.has(x) for node in regime.atoms(*_NONSMOOTH))
     if method in ("auto", "symbolic") and not nonsmooth:
         try:
             power, behaviour = _symbolic_power(regime, x, token)
@@ -566,22 +602,23 @@ def exponent(
                 limit = None if limit.has(sp.Limit) else limit
             except (NotImplementedError, ValueError, TypeError, RecursionError):
                 limit = None
-            return Exponent(var, token, power, behaviour, "symbolic", limit, regime, used)
+            return Exponent(var, token, power, behaviour, "symbolic", limit, shown, used)
         except (NotImplementedError, ValueError, TypeError, RecursionError, AttributeError):
             if method == "symbolic" or not allow_numeric:
                 raise ParameterError(
                     f"sympy cannot determine the exponent of {bound.id} in {var} at {token}"
                     + ("" if allow_numeric else "; fix the kept symbols to allow a numeric answer")
                 ) from None
-    elif method == "symbolic":
+    elif method == "symbolic" or not allow_numeric:
         raise ParameterError(
             f"{bound.id} contains ceiling/floor in {var}: only method='numeric' applies"
+            + ("" if allow_numeric else ", which needs values for the kept symbols")
         )
     x0 = float(bound.example.get(var, 1) or 1)
     power, behaviour, last = _numeric_power(regime, x, token, x0)
     grows = behaviour == "power" and float(power) > 0
     limit = sp.oo if grows else (sp.Float(float(last), 15) if mpmath.isfinite(last) else None)
-    return Exponent(var, token, power, behaviour, "numeric", limit, regime, used)
+    return Exponent(var, token, power, behaviour, "numeric", limit, shown, used)
 
 
 def _check_path(
@@ -674,34 +711,56 @@ def _resolve_at(expr: sp.Expr, x: sp.Symbol, point: Any) -> sp.Expr:
     return expr.func(*[_resolve_at(a, x, point) for a in expr.args])
 
 
+def _with_other_branches(solutions: list[sp.Expr]) -> list[sp.Expr]:
+    """Add the W₋₁ branch for every principal-branch LambertW in a solution (sympy's ``solve``
+    returns only the principal branch, losing the second root of x·e^x = c for c < 0)."""
+    extended = list(solutions)
+    for solution in solutions:
+        for w in solution.atoms(sp.LambertW):
+            if len(w.args) == 1:
+                extended.append(solution.xreplace({w: sp.LambertW(w.args[0], -1)}))
+    return extended
+
+
+def _scan_grid(lo: Any, hi: Any, scale: float, count: int = 4000) -> list[Any]:
+    """Grid for the numeric root search: logarithmic on each side of 0, within ±1e±15·scale."""
+    low_abs, high_abs = mpmath.mpf(1e-15 * scale), mpmath.mpf(1e15 * scale)
+    ratios = [(high_abs / low_abs) ** (mpmath.mpf(k) / count) for k in range(count + 1)]
+    positive = [low_abs * r for r in ratios]
+    grid = positive if lo >= 0 else [-v for v in reversed(positive)] + [mpmath.mpf(0)] + positive
+    return [g for g in grid if lo < g < hi]
+
+
 def _real_roots(
     h: sp.Expr, x: sp.Symbol, lo: Any, hi: Any, scale: float
 ) -> list[tuple[float, sp.Expr | None, str]]:
-    """Roots of h in the open interval (lo, hi): symbolic first, numeric scan as fallback."""
+    """Roots of h in the open interval (lo, hi).
+
+    Closed forms from sympy (with the other branches of LambertW) are kept when they are real, in
+    the interval and verified numerically; a sign-change scan in arbitrary precision then adds any
+    root sympy missed, so an empty or partial symbolic answer never hides a crossing.
+    """
     roots: list[tuple[float, sp.Expr | None, str]] = []
-    if not h.has(*_NONSMOOTH):
+    function = _mp_function(h, x)
+    if not any(node.has(x) for node in h.atoms(*_NONSMOOTH)):
         try:
             solutions = _sympy(sp.solve, sp.Eq(h, 0), x, dict=False)
-            if isinstance(solutions, list) and all(isinstance(s, sp.Expr) for s in solutions):
-                for s in solutions:
+            if isinstance(solutions, list):
+                for s in _with_other_branches([s for s in solutions if isinstance(s, sp.Expr)]):
                     value = complex(sp.N(s, 30))
                     if abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
                         continue
-                    if lo < value.real < hi:
-                        roots.append((value.real, sp.simplify(s), "symbolic"))
-                return sorted(roots, key=lambda r: r[0])
+                    if not lo < value.real < hi:
+                        continue
+                    with mpmath.workdps(_DPS):
+                        residual = function(mpmath.mpf(value.real))
+                    if mpmath.isnan(residual):
+                        continue
+                    roots.append((value.real, sp.simplify(s), "symbolic"))
         except (NotImplementedError, ValueError, TypeError, RecursionError, AttributeError):
             pass
-    function = _mp_function(h, x)
     with mpmath.workdps(_DPS):
-        floor = max(float(lo), 1e-15 * scale) if lo >= 0 else max(float(lo), -1e15 * scale)
-        low = mpmath.mpf(floor)
-        high = mpmath.mpf(min(float(hi), 1e15 * scale))
-        if low > 0:
-            grid = [low * (high / low) ** (mpmath.mpf(k) / 4000) for k in range(4001)]
-        else:
-            grid = [low + (high - low) * mpmath.mpf(k) / 4000 for k in range(4001)]
-        grid = [g for g in grid if lo < g < hi]
+        grid = _scan_grid(lo, hi, scale)
         signs = [function(g) for g in grid]
         for (left, right), (f_left, f_right) in zip(
             itertools.pairwise(grid), itertools.pairwise(signs), strict=True
@@ -709,11 +768,15 @@ def _real_roots(
             if mpmath.isnan(f_left) or mpmath.isnan(f_right):
                 continue
             if f_left == 0:
-                roots.append((float(left), None, "numeric"))
+                root = left
             elif f_left * f_right < 0:
                 root = mpmath.findroot(function, (left, right), solver="anderson")
-                roots.append((float(root), None, "numeric"))
-    return roots
+            else:
+                continue
+            value = float(root)
+            if not any(abs(value - r[0]) <= 1e-9 * max(abs(value), 1e-300) for r in roots):
+                roots.append((value, None, "numeric"))
+    return sorted(roots, key=lambda r: r[0])
 
 
 def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Crossing]:
@@ -752,14 +815,15 @@ def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Cross
                 f"{name!r} is a symbol of neither {first.id} nor {second.id} "
                 f"(symbols: {', '.join(sorted(info))})"
             )
-    x = info[var].symbol
+    original = info[var].symbol
+    x = _continuous(original)
     exprs = []
     for bound in (first, second):
         own = {k: v for k, v in fixed.items() if k in bound.info}
         expr, _ = _substituted(
             bound, var if var in bound.info else None, own, (), example_defaults=False
         )
-        exprs.append(expr)
+        exprs.append(expr.xreplace({original: x}))
     f, g = exprs
     free = (f.free_symbols | g.free_symbols) - {x}
     if free:
@@ -859,15 +923,18 @@ def _symbolic_crossover(
             f"the regimes (Min/Max/Piecewise) of {first.id} and {second.id} depend on "
             f"{names}; give values for them to locate the crossings"
         )
+    refusal = (
+        f"sympy finds no closed form for {first.id} = {second.id} in {var}; give values for "
+        f"{', '.join(sorted(str(s) for s in free))} for a numeric search"
+    )
     try:
-        solutions = sp.solve(sp.Eq(f, g), x, dict=False)
+        solutions = _sympy(sp.solve, sp.Eq(f, g), x, dict=False)
     except NotImplementedError:
-        raise ParameterError(
-            f"sympy cannot solve {first.id} = {second.id} for {var} symbolically; fix the other "
-            "symbols for a numeric answer"
-        ) from None
+        raise ParameterError(refusal) from None
+    if not solutions:  # an empty answer from solve is not a proof that no crossing exists
+        raise ParameterError(refusal)
     results = []
-    for s in solutions:
+    for s in _with_other_branches(solutions):
         s = sp.simplify(s)
         if s.is_real is False:
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from fedtheory.errors import ParameterError
@@ -130,7 +131,19 @@ class Citation:
         return f"{text} [{self.reference}]" if self.reference else text
 
     @property
+    def short(self) -> str:
+        """Compact form for tables: ``minimax — Theorem 4``; for a textbook result the authors
+        and year of the original work, e.g. ``Bousquet & Elisseeff (2002) — Theorem 12``."""
+        if self.paper == "classic" and self.reference:
+            match = re.match(r"[^()]*\(\d{4}\)", self.reference)
+            if match:
+                return f"{match.group(0)} — {self.where}"
+        return f"{self.paper} — {self.where}"
+
+    @property
     def full(self) -> str:
         """The citation with the paper's full bibliographic entry."""
+        if self.paper == "classic" and self.reference:  # a collection: the source is the work
+            return f"{self.reference} ({self.where})"
         text = f"{PAPERS[self.paper]}, {self.where}"
         return f"{text}; {self.reference}" if self.reference else text

@@ -204,7 +204,7 @@ register(
         2 * gamma + (4 * n * gamma + M) * sp.sqrt(sp.log(1 / delta) / (2 * n)),
         kind="upper",
         source=Citation("classic", "Theorem 12", reference=_BOUSQUET),
-        quantity="R(A(S)) − R_S(A(S)) with probability ≥ 1 − δ",
+        quantity="R(A(S)) − R_S(A(S))",
         quantity_latex="R(A(S)) - \\widehat R_S(A(S))",
         statement=(
             "For a γ-uniformly stable algorithm with loss in [0, M], with probability at least "

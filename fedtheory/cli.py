@@ -1,0 +1,494 @@
+"""Command-line interface: ``fedtheory bounds list | show | eval | crossover | check``.
+
+A thin layer over :mod:`fedtheory.bounds`: it parses arguments, calls the library and formats
+the answers (rich tables on stdout). Every :class:`~fedtheory.errors.FedTheoryError` and every
+usage error becomes one line ``error: <message>`` on stderr and exit code 2; ``--debug`` shows
+the traceback instead.
+
+Examples
+--------
+::
+
+    fedtheory bounds list --paper classic
+    fedtheory bounds show classic.gd.strongly-convex
+    fedtheory bounds eval classic.gd.strongly-convex L=10 mu=1 T=20 Delta0=1
+    fedtheory bounds eval classic.gd.strongly-convex L=10 mu=1 T=10,20,40 Delta0=1 --log
+    fedtheory bounds eval classic.inexact-gd L=4 mu=1 S=3 Delta0=1 e2=0.1,0.05,0.02
+    fedtheory bounds crossover classic.sgd.strongly-convex.distance \\
+        classic.gd.strongly-convex.distance L G2=1 mu=1 T=2 D0=16
+    fedtheory bounds check
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from fedtheory._version import __version__
+from fedtheory.errors import ConditionError, FedTheoryError, FloatRangeError, format_assignment
+
+if TYPE_CHECKING:
+    from fedtheory.bounds import Bound, Exponent
+
+__all__ = ["CliError", "cli", "main"]
+
+#: Width used when stdout is not a terminal (pipes, files, tests): wide enough that ids,
+#: formulas and messages are never wrapped in the middle of a token.
+PIPE_WIDTH = 160
+#: Longest statement shown by ``bounds list`` before it is cut with an ellipsis.
+STATEMENT_WIDTH = 70
+
+#: Click's "no arguments: show the help" exception (click ≥ 8.2) is left alone: it prints help.
+_HELP_ERRORS: tuple[type[BaseException], ...] = tuple(
+    cls for cls in (getattr(click.exceptions, "NoArgsIsHelpError", None),) if isinstance(cls, type)
+)
+
+
+# ---------------------------------------------------------------------------- errors
+class CliError(click.ClickException):
+    """A user-facing error: shown as one line ``error: <message>`` on stderr, exit code 2.
+
+    Parameters
+    ----------
+    message
+        The message; line breaks are folded so that the output is a single line.
+    """
+
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(_one_line(message))
+
+    def show(self, file: Any = None) -> None:
+        """Print ``error: <message>`` (stderr unless ``file`` is given)."""
+        click.echo(f"error: {self.format_message()}", file=file, err=file is None)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(part.strip() for part in str(message).splitlines() if part.strip())
+
+
+def _fail(message: str) -> NoReturn:
+    raise CliError(message)
+
+
+def _debug(ctx: click.Context) -> bool:
+    return bool(ctx.find_root().params.get("debug"))
+
+
+class FedTheoryGroup(click.Group):
+    """Click group that turns library and usage errors into one-line messages (exit code 2).
+
+    With the root option ``--debug`` the original exception propagates: a traceback for a
+    :class:`~fedtheory.errors.FedTheoryError`, click's full usage message for a usage error.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Parse the group's own options; a usage error becomes a :class:`CliError`."""
+        try:
+            return super().parse_args(ctx, args)
+        except _HELP_ERRORS:
+            raise
+        except click.UsageError as exc:
+            if _debug(ctx):
+                raise
+            raise CliError(exc.format_message()) from exc
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand; library and usage errors become a :class:`CliError`."""
+        try:
+            return super().invoke(ctx)
+        except _HELP_ERRORS:
+            raise
+        except click.UsageError as exc:
+            if _debug(ctx):
+                raise
+            raise CliError(exc.format_message()) from exc
+        except FedTheoryError as exc:
+            if _debug(ctx):
+                raise
+            raise CliError(str(exc)) from exc
+
+
+# ---------------------------------------------------------------------------- helpers
+def _console() -> Console:
+    """A console on the current stdout (created per command so that test runners capture it).
+
+    On a terminal it takes the terminal's width; elsewhere it is at least :data:`PIPE_WIDTH`
+    wide. Markup, highlighting and emoji codes are off: ids, formulas and citations contain
+    brackets and colons that must be printed verbatim.
+    """
+    options: dict[str, Any] = {
+        "markup": False,
+        "highlight": False,
+        "emoji": False,
+        "soft_wrap": True,
+    }
+    probe = Console(**options)
+    if probe.is_terminal:
+        return probe
+    return Console(width=max(PIPE_WIDTH, probe.width), **options)
+
+
+def _registry() -> Any:
+    # imported lazily: sympy is slow to import and `fedtheory --version` does not need it
+    from fedtheory import bounds
+
+    return bounds
+
+
+def _truncate(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _number(name: str, token: str, pair: str) -> int | float:
+    token = token.strip()
+    try:
+        return int(token)
+    except ValueError:
+        pass
+    try:
+        return float(token)
+    except ValueError:
+        _fail(f"{pair!r}: value {token!r} of {name} is not a number")
+
+
+def parse_pairs(pairs: Sequence[str]) -> dict[str, list[int | float]]:
+    """Parse ``NAME=VALUE`` arguments; ``VALUE`` may be a comma-separated list of numbers.
+
+    Parameters
+    ----------
+    pairs
+        Arguments such as ``"L=10"``, ``"eps=1e-3"`` or ``"e2=0.1,0.05"``.
+
+    Returns
+    -------
+    dict
+        Name → list of numbers (ints where the text is an integer, floats otherwise).
+
+    Raises
+    ------
+    CliError
+        A pair without ``=``, an empty name or value, a value that is not a number, or a name
+        given twice.
+    """
+    values: dict[str, list[int | float]] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name = name.strip()
+        if not sep or not name or not text.strip():
+            _fail(f"malformed argument {pair!r}: expected NAME=VALUE, e.g. L=10 or e2=0.1,0.05")
+        if not name.isidentifier():
+            _fail(f"malformed argument {pair!r}: {name!r} is not a symbol name")
+        if name in values:
+            _fail(f"{name} is given twice ({pair!r})")
+        values[name] = [_number(name, token, pair) for token in text.split(",")]
+    return values
+
+
+def _points(bound: Bound, values: Mapping[str, list[int | float]]) -> list[dict[str, Any]]:
+    """Split parsed values into evaluation points: sequences whole, scalar lists pointwise."""
+    sequences = set(bound.sequences)
+    lengths = {n: len(v) for n, v in values.items() if n not in sequences and len(v) > 1}
+    count = max(lengths.values(), default=1)
+    uneven = {n: k for n, k in lengths.items() if k != count}
+    if uneven:
+        shown = ", ".join(f"{n} has {k}" for n, k in lengths.items())
+        _fail(f"lists of values must have the same length to be evaluated pointwise ({shown})")
+    points = []
+    for index in range(count):
+        point: dict[str, Any] = {}
+        for name, items in values.items():
+            if name in sequences:
+                point[name] = list(items)
+            else:
+                point[name] = items[index] if len(items) > 1 else items[0]
+        points.append(point)
+    return points
+
+
+def _value_text(bound: Bound, point: Mapping[str, Any], *, check: bool, log: bool) -> str:
+    """The bound's value at ``point`` (``~10^x`` beyond float64) and optionally its log10."""
+    try:
+        value = bound.evaluate(check=check, **point)
+    except FloatRangeError:
+        return f"~10^{bound.log10_evaluate(check=check, **point):.10g}"
+    text = f"{value:.10g}"
+    if log:
+        if value > 0:
+            text += f"  (log10 {bound.log10_evaluate(check=check, **point):.10g})"
+        else:
+            text += "  (log10 undefined: value ≤ 0)"
+    return text
+
+
+def _exponent_symbols(bound: Bound) -> list[str]:
+    return [name for name, info in bound.info.items() if info.role == "parameter"]
+
+
+def _reason(bound: Bound, exc: Exception) -> str:
+    message = _one_line(str(exc))
+    prefix = f"{bound.id}: "
+    return message[len(prefix) :] if message.startswith(prefix) else message
+
+
+def _power_text(result: Exponent) -> str:
+    if result.behaviour == "exponential":
+        return "-∞" if result.power.is_extended_negative else "∞"
+    if result.behaviour == "constant":
+        return "0"
+    if result.is_exact:
+        import sympy as sp
+
+        return sp.sstr(result.power)
+    return f"≈{float(result.power):.4g}"
+
+
+def _heading(console: Console, title: str) -> None:
+    console.print()
+    console.print(Text(title, style="bold"))
+
+
+# ---------------------------------------------------------------------------- commands
+@click.group(cls=FedTheoryGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(
+    __version__, "--version", prog_name="fedtheory", message="%(prog)s %(version)s"
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+def cli(debug: bool) -> None:
+    """fedtheory: federated-learning theorems as executable, checkable objects."""
+
+
+@cli.group("bounds", cls=FedTheoryGroup)
+def bounds_group() -> None:
+    """Browse, evaluate and compare the registered bounds."""
+
+
+@bounds_group.command("list")
+@click.option("--paper", metavar="KEY", default=None, help="Only the bounds of this paper.")
+def list_command(paper: str | None) -> None:
+    """List the registered bounds (id, kind, status, statement, source)."""
+    registry = _registry()
+    selected = list(registry.iter_bounds(paper))
+    console = _console()
+    table = Table(title=None, show_lines=False)
+    longest = max((len(b.id) for b in selected), default=2)
+    table.add_column("id", no_wrap=True, min_width=longest)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("statement", ratio=3)
+    table.add_column("source", ratio=2)
+    for bound in selected:
+        table.add_row(
+            bound.id,
+            bound.kind,
+            bound.status,
+            _truncate(str(bound), STATEMENT_WIDTH),
+            bound.source.short,
+        )
+    console.print(table)
+    console.print(f"{len(selected)} bound{'' if len(selected) == 1 else 's'}")
+
+
+@bounds_group.command("show")
+@click.argument("bound_id", metavar="ID")
+def show_command(bound_id: str) -> None:
+    """Show everything about bound ID: statement, formula, hypotheses, source, symbols, rates."""
+    bound = _registry().get(bound_id)
+    console = _console()
+    console.print(Text(bound.id, style="bold"))
+    console.print(str(bound))
+    console.print(f"kind: {bound.kind}    status: {bound.status}")
+    if bound.statement:
+        console.print(bound.statement)
+
+    _heading(console, "Formula")
+    console.print(bound.pretty())
+
+    _heading(console, "LaTeX")
+    console.print(bound.statement_latex())
+
+    _heading(console, "Hypotheses")
+    if not bound.hypotheses:
+        console.print(Text("  none (only the symbol domains)", style="dim"))
+    for hypothesis in bound.hypotheses:
+        line = Text(f"  {hypothesis}")
+        if hypothesis.note:
+            line.append(f"  ({hypothesis.note})", style="dim")
+        console.print(line)
+
+    _heading(console, "Source")
+    console.print(f"  {bound.source.full}")
+
+    _heading(console, "Symbols")
+    table = Table()
+    table.add_column("name", no_wrap=True)
+    table.add_column("role", no_wrap=True)
+    table.add_column("domain")
+    table.add_column("meaning", ratio=1)
+    table.add_column("example")
+    for name, info in bound.info.items():
+        example = bound.example.get(name)
+        table.add_row(
+            name,
+            info.role,
+            info.domain,
+            info.meaning,
+            "—" if example is None else str(example),
+        )
+    console.print(table)
+
+    names = _exponent_symbols(bound)
+    if names:
+        _heading(console, "Exponents at the example point")
+        width = max(len(n) for n in names)
+        for name in names:
+            for at, where in ((0, "0"), ("oo", "∞")):
+                line = Text(f"  {name:<{width}}  at {where}: ")
+                try:
+                    line.append(str(bound.exponent(name, at=at)))
+                except FedTheoryError as exc:
+                    line.append("—  ")
+                    line.append(_reason(bound, exc), style="dim")
+                console.print(line)
+
+
+@bounds_group.command("eval")
+@click.argument("bound_id", metavar="ID")
+@click.argument("pairs", nargs=-1, metavar="NAME=VALUE...")
+@click.option(
+    "--check/--no-check",
+    default=True,
+    help="Check the theorem's hypotheses (default) or evaluate the formula regardless.",
+)
+@click.option("--log", "log", is_flag=True, help="Also print the base-10 logarithm.")
+def eval_command(bound_id: str, pairs: tuple[str, ...], check: bool, log: bool) -> None:
+    """Evaluate bound ID at NAME=VALUE pairs.
+
+    VALUE is a number (10, 0.5, 1e-3) or a comma-separated list: the whole sequence for a
+    sequence parameter (e2=0.1,0.05), several points for a scalar (T=10,20,40; one line each).
+    Order bounds (≲) need their constant, e.g. C=1. Values beyond float64 are printed as
+    ~10^x.
+    """
+    values = parse_pairs(pairs)
+    bound = _registry().get(bound_id)
+    points = _points(bound, values)
+    try:
+        texts = [_value_text(bound, point, check=check, log=log) for point in points]
+    except ConditionError as exc:
+        if _debug(click.get_current_context()):
+            raise
+        raise CliError(str(exc).replace("pass check=False", "pass --no-check")) from exc
+    console = _console()
+    console.print(f"{bound.id}: {bound}")
+    for point, text in zip(points, texts, strict=True):
+        console.print(f"  {format_assignment(point)}  →  {text}")
+
+
+@bounds_group.command("crossover")
+@click.argument("first_id", metavar="ID1")
+@click.argument("second_id", metavar="ID2")
+@click.argument("var")
+@click.argument("pairs", nargs=-1, metavar="NAME=VALUE...")
+def crossover_command(first_id: str, second_id: str, var: str, pairs: tuple[str, ...]) -> None:
+    """Where bounds ID1 and ID2 are equal as functions of VAR.
+
+    The other symbols take the NAME=VALUE values; symbols left out stay symbolic and the
+    crossing is then a closed form in them.
+    """
+    values = parse_pairs(pairs)
+    registry = _registry()
+    first, second = registry.get(first_id), registry.get(second_id)
+    sequences = set(first.sequences) | set(second.sequences)
+    fixed: dict[str, Any] = {}
+    for name, items in values.items():
+        if name in sequences:
+            fixed[name] = list(items)
+        elif len(items) == 1:
+            fixed[name] = items[0]
+        else:
+            _fail(f"{name}: crossover takes one value per scalar symbol, got {len(items)}")
+    crossings = first.crossover(second, var, **fixed)
+    console = _console()
+    where = f" at {format_assignment(fixed)}" if fixed else ""
+    console.print(f"crossings of {first.id} and {second.id} in {var}{where}:")
+    if not crossings:
+        console.print(f"no crossing in the domain of {var}")
+    for crossing in crossings:
+        console.print(f"  {crossing}")
+        if crossing.value is None and crossing.exact is not None:
+            free = ", ".join(sorted(str(s) for s in crossing.exact.free_symbols))
+            note = f"    closed form in {free}; give values to locate it"
+        elif crossing.kind == "coincide":
+            continue
+        else:
+            note = f"    {var} = {crossing.value:.10g}"
+            if crossing.within_hypotheses is not None:
+                note += (
+                    "; inside the hypotheses of both bounds"
+                    if crossing.within_hypotheses
+                    else "; outside the hypotheses of at least one bound"
+                )
+        console.print(Text(note, style="dim"))
+
+
+@bounds_group.command("check")
+@click.pass_context
+def check_command(ctx: click.Context) -> None:
+    """Evaluate every bound at its example point (order bounds with constants = 1).
+
+    Exit status 1 when any evaluation fails. The exponents column gives, for each parameter,
+    the power as it tends to ∞ at the example point ('—' where undefined).
+    """
+    registry = _registry()
+    console = _console()
+    table = Table()
+    table.add_column("id", no_wrap=True)
+    table.add_column("value at example", no_wrap=True)
+    table.add_column("hypotheses", justify="right")
+    table.add_column("exponents at ∞", ratio=1)
+    total = failed = 0
+    for bound in registry.iter_bounds():
+        total += 1
+        point = {**bound.example, **dict.fromkeys(bound.constants, 1)}
+        ok = True
+        try:
+            value: Text | str = _value_text(bound, point, check=True, log=False)
+        except Exception as exc:  # report every failure in the table instead of stopping
+            ok = False
+            value = Text(f"FAILED: {type(exc).__name__}: {_one_line(str(exc))}", style="red")
+        powers = []
+        for name in _exponent_symbols(bound):
+            try:
+                powers.append(f"{name}: {_power_text(bound.exponent(name, at='oo'))}")
+            except FedTheoryError:
+                powers.append(f"{name}: —")
+            except Exception as exc:  # an unexpected library error is a failed check
+                ok = False
+                powers.append(f"{name}: FAILED ({type(exc).__name__})")
+        failed += not ok
+        table.add_row(bound.id, value, str(len(bound.hypotheses)), ", ".join(powers))
+    console.print(table)
+    console.print(f"{total} bounds evaluated at their example points; {failed} failed")
+    if failed:
+        ctx.exit(1)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``fedtheory`` script.
+
+    Parameters
+    ----------
+    argv
+        Arguments (default: ``sys.argv[1:]``).
+    """
+    cli.main(args=list(argv) if argv is not None else None, prog_name="fedtheory")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
