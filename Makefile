@@ -21,6 +21,7 @@ lint: $(VENV)/.installed-test
 	@$(BIN)/ruff check .
 	@$(BIN)/ruff format --check --quiet fedtheory tests || \
 	  (echo "ruff format would reformat the files above; run '$(BIN)/ruff format fedtheory tests'"; exit 1)
+	@$(BIN)/mypy fedtheory
 
 bootstrap: $(VENV)/.installed-test
 

@@ -98,6 +98,9 @@ def _sympy(function: Any, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f"sympy needed more than {SYMPY_TIME_LIMIT} s") from None
 
 
+Behaviour = Literal["power", "exponential", "constant"]
+
+
 @dataclass(frozen=True)
 class Exponent:
     """The leading power of a bound in one variable at 0 or ∞.
@@ -128,7 +131,7 @@ class Exponent:
     var: str
     at: str
     power: sp.Expr
-    behaviour: Literal["power", "exponential", "constant"]
+    behaviour: Behaviour
     method: Literal["symbolic", "numeric"]
     limit: sp.Expr | None
     regime: sp.Expr
@@ -424,7 +427,7 @@ def resolve_regime(expr: sp.Expr, x: sp.Symbol, at: str, *, allow_numeric: bool 
     return expr.func(*[resolve_regime(a, x, at, allow_numeric=allow_numeric) for a in expr.args])
 
 
-def _symbolic_power(regime: sp.Expr, x: sp.Symbol, at: str) -> tuple[sp.Expr, str]:
+def _symbolic_power(regime: sp.Expr, x: sp.Symbol, at: str) -> tuple[sp.Expr, Behaviour]:
     first = sp.diff(regime, x)
     if _sympy(sp.simplify, first) == 0:
         return sp.Integer(0), "constant"
@@ -461,7 +464,9 @@ class _LazyValues:
         return self._cache[k]
 
 
-def _numeric_power(expr: sp.Expr, x: sp.Symbol, at: str, x0: float) -> tuple[sp.Expr, str, Any]:
+def _numeric_power(
+    expr: sp.Expr, x: sp.Symbol, at: str, x0: float
+) -> tuple[sp.Expr, Behaviour, Any]:
     """Log-log slope of successive differences over decades, in arbitrary precision.
 
     With D_k = B(x_{k+1}) − B(x_k) on points x_k = x0·10^{±k}, a bound approaching its limit as
@@ -830,7 +835,7 @@ def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Cross
         return _symbolic_crossover(first, second, var, x, f, g, free)
     lo = sp.Integer(0) if (x.is_nonnegative or x.is_positive) else -sp.oo
     scale = float(first.example.get(var, second.example.get(var, 1)) or 1)
-    boundaries = []
+    boundaries: list[float] = []
     for equation in _branch_boundaries(f, x) + _branch_boundaries(g, x):
         boundaries.extend(r[0] for r in _real_roots(equation, x, lo, sp.oo, scale))
     edges = sorted({b for b in boundaries if b > lo})
@@ -854,9 +859,11 @@ def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Cross
             continue
         if abs(_mp_function(f - g, x)(mpmath.mpf(edge))) <= 1e-12 * abs(
             _mp_function(f, x)(mpmath.mpf(edge))
-        ) and not any(abs(c.value - edge) <= 1e-9 * abs(edge) for c in results):
+        ) and not any(
+            c.value is not None and abs(c.value - edge) <= 1e-9 * abs(edge) for c in results
+        ):
             results.append(_annotate(first, second, var, x, f, g, edge, None, "numeric", fixed))
-    return sorted(results, key=lambda c: c.value)
+    return sorted(results, key=lambda c: c.value if c.value is not None else 0.0)
 
 
 def _interior(left: float, right: float) -> mpmath.mpf:

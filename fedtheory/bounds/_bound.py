@@ -25,7 +25,7 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.bounds._citation import PAPERS, Citation, check_paper
-from fedtheory.bounds._symbols import COMMON, SymbolInfo, Vocabulary
+from fedtheory.bounds._symbols import COMMON, Role, SymbolInfo, Vocabulary
 from fedtheory.errors import ConditionError, FloatRangeError, ParameterError, format_assignment
 
 if TYPE_CHECKING:
@@ -282,7 +282,7 @@ class Bound:
                     rule="must be a Python identifier other than 'check'",
                 )
             known = self._vocabulary.get(name)
-            role = "sequence" if isinstance(obj, sp.IndexedBase) else "parameter"
+            role: Role = "sequence" if isinstance(obj, sp.IndexedBase) else "parameter"
             if known is not None and known.symbol == obj:
                 role = known.role
             elif known is not None and role == "parameter" and known.role == "constant":
