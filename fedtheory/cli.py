@@ -21,7 +21,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -90,29 +91,27 @@ class FedTheoryGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Parse the group's own options; a usage error becomes a :class:`CliError`."""
-        try:
+        with _one_line_errors(ctx):
             return super().parse_args(ctx, args)
-        except _HELP_ERRORS:
-            raise
-        except click.UsageError as exc:
-            if _debug(ctx):
-                raise
-            raise CliError(exc.format_message()) from exc
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the subcommand; library and usage errors become a :class:`CliError`."""
-        try:
+        with _one_line_errors(ctx):
             return super().invoke(ctx)
-        except _HELP_ERRORS:
+
+
+@contextlib.contextmanager
+def _one_line_errors(ctx: click.Context) -> Iterator[None]:
+    """Turn usage errors and library errors into :class:`CliError` (unless ``--debug``)."""
+    try:
+        yield
+    except _HELP_ERRORS:
+        raise
+    except (click.UsageError, FedTheoryError) as exc:
+        if _debug(ctx):
             raise
-        except click.UsageError as exc:
-            if _debug(ctx):
-                raise
-            raise CliError(exc.format_message()) from exc
-        except FedTheoryError as exc:
-            if _debug(ctx):
-                raise
-            raise CliError(str(exc)) from exc
+        message = exc.format_message() if isinstance(exc, click.UsageError) else str(exc)
+        raise CliError(message) from exc
 
 
 # ---------------------------------------------------------------------------- helpers

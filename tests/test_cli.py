@@ -6,6 +6,7 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import sympy as sp
@@ -48,62 +49,45 @@ def values_of(result: Result) -> list[float]:
     return [float(v) for v in found]
 
 
-@pytest.fixture
-def overflow_bound() -> Iterator[Bound]:
-    """A temporary bound exp(x), whose value leaves float64 for x ≳ 710."""
-    x = sp.Symbol("x", positive=True)
+def _temporary(bound_id: str, expr: sp.Expr, example: dict, **kwargs: Any) -> Iterator[Bound]:
+    """Register a throwaway bound in the test variable ``x`` for one test."""
     bound = register(
         Bound(
-            "classic.test-overflow",
-            sp.exp(x),
-            kind="upper",
+            bound_id,
+            expr,
+            kind=kwargs.pop("kind", "upper"),
             quantity="test quantity",
             source=Citation("classic", "test"),
-            example={"x": 1},
+            example=example,
             meanings={"x": "test variable"},
+            **kwargs,
         )
     )
     yield bound
     _REGISTRY.pop(bound.id, None)
+
+
+X = sp.Symbol("x", positive=True)
+
+
+@pytest.fixture
+def overflow_bound() -> Iterator[Bound]:
+    """A temporary bound exp(x), whose value leaves float64 for x ≳ 710."""
+    yield from _temporary("classic.test-overflow", sp.exp(X), {"x": 1})
 
 
 @pytest.fixture
 def order_bound() -> Iterator[Bound]:
     """A temporary order bound C·x (its constant C is unknown)."""
-    x = sp.Symbol("x", positive=True)
-    bound = register(
-        Bound(
-            "classic.test-order",
-            COMMON.symbol("C") * x,
-            kind="order-upper",
-            quantity="test quantity",
-            source=Citation("classic", "test"),
-            example={"x": 3},
-            meanings={"x": "test variable"},
-        )
+    yield from _temporary(
+        "classic.test-order", COMMON.symbol("C") * X, {"x": 3}, kind="order-upper"
     )
-    yield bound
-    _REGISTRY.pop(bound.id, None)
 
 
 @pytest.fixture
 def broken_bound() -> Iterator[Bound]:
     """A temporary bound whose example point violates its own hypothesis x < 1."""
-    x = sp.Symbol("x", positive=True)
-    bound = register(
-        Bound(
-            "classic.test-broken",
-            x,
-            kind="upper",
-            quantity="test quantity",
-            source=Citation("classic", "test"),
-            hypotheses=[sp.Lt(x, 1)],
-            example={"x": 2},
-            meanings={"x": "test variable"},
-        )
-    )
-    yield bound
-    _REGISTRY.pop(bound.id, None)
+    yield from _temporary("classic.test-broken", X, {"x": 2}, hypotheses=[sp.Lt(X, 1)])
 
 
 # ---------------------------------------------------------------------------- global
