@@ -39,6 +39,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from fedtheory.bounds._bound import _exact_number
 from fedtheory.errors import ParameterError
 
 if TYPE_CHECKING:
@@ -217,19 +218,6 @@ class Crossing:
 
 
 # ---------------------------------------------------------------------------- helpers
-def _exact_number(value: Any) -> sp.Expr:
-    if isinstance(value, sp.Basic):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        raise ParameterError(parameter="value", value=value, rule="must be a number")
-    if isinstance(value, (int, np.integer)):
-        return sp.Integer(int(value))
-    number = float(value)
-    if number.is_integer():
-        return sp.Integer(int(number))
-    return sp.Rational(repr(number))
-
-
 def _at_token(at: Any) -> str:
     if isinstance(at, str) and at.lower() in ("oo", "inf", "infinity", "∞"):
         return "oo"

@@ -24,7 +24,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from fedtheory.bounds._citation import PAPERS, Citation, check_paper
+from fedtheory.bounds._citation import Citation, check_paper
 from fedtheory.bounds._symbols import COMMON, Role, SymbolInfo, Vocabulary
 from fedtheory.errors import ConditionError, FloatRangeError, ParameterError, format_assignment
 
@@ -270,8 +270,6 @@ class Bound:
         }:
             if isinstance(sym, sp.Symbol) and sym not in indexed_labels:
                 atoms[sym.name] = sym
-            elif isinstance(sym, sp.Indexed):
-                continue
         infos: dict[str, SymbolInfo] = {}
         for name in sorted(atoms, key=_natural_key):
             obj = atoms[name]
@@ -750,12 +748,7 @@ class Bound:
                 )
             if isinstance(value, (int, float, np.integer, np.floating)):
                 _check_domain(name, np.asarray(value, dtype=float), info.symbol)
-                value = (
-                    sp.nsimplify(value, rational=True)
-                    if float(value).is_integer()
-                    else (sp.Rational(str(value)))
-                )
-            substitutions[info.symbol] = sp.sympify(value)
+            substitutions[info.symbol] = _exact_number(value)
         hypotheses = []
         for hyp in self.hypotheses:
             relation = hyp.relation.subs(substitutions)
@@ -833,6 +826,25 @@ class Bound:
         lines.extend(f"  if {h}" + (f"  ({h.note})" if h.note else "") for h in self.hypotheses)
         lines.append(f"  source: {self.source}")
         return "\n".join(lines)
+
+
+def _exact_number(value: Any) -> sp.Expr:
+    """A number as an exact sympy number (floats via their shortest repr: 0.1 → 1/10)."""
+    if isinstance(value, sp.Basic):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        raise ParameterError(parameter="value", value=value, rule="must be a number")
+    if isinstance(value, (int, np.integer)):
+        return sp.Integer(int(value))
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ParameterError(
+            parameter="value", value=value, rule="must be a number or a sympy expression"
+        ) from None
+    if number.is_integer():
+        return sp.Integer(int(number))
+    return sp.Rational(repr(number))
 
 
 def _indices(mask: np.ndarray) -> list[tuple[int, ...]]:
@@ -935,6 +947,3 @@ def _load_catalog() -> None:
     # The paper modules register their bounds on import; importing the package is enough, this
     # makes direct imports of _bound work too.
     import fedtheory.bounds  # noqa: F401
-
-
-__all__ += ["PAPERS"]
