@@ -569,6 +569,16 @@ class Bound:
             note=note,
         )
 
+    def _float_values(
+        self, values: Mapping[str, Any], *, check: bool
+    ) -> tuple[dict[str, np.ndarray], tuple[int, ...], np.ndarray]:
+        """Validated inputs, their broadcast shape and the float64 values (hypotheses checked)."""
+        arrays = self._convert(values, require_constants=True)
+        shape = self._broadcast_shape(arrays)
+        if check and self.hypotheses:
+            self._check_hypotheses(arrays, shape)
+        return arrays, shape, self._call_numpy(arrays, shape)
+
     def evaluate(self, *, check: bool = True, **values: ArrayLike) -> Any:
         """Value of the bound at the given parameters.
 
@@ -597,11 +607,7 @@ class Bound:
         FloatRangeError
             The value exceeds float64; use :meth:`log_evaluate`.
         """
-        arrays = self._convert(values, require_constants=True)
-        shape = self._broadcast_shape(arrays)
-        if check and self.hypotheses:
-            self._check_hypotheses(arrays, shape)
-        result = self._call_numpy(arrays, shape)
+        arrays, shape, result = self._float_values(values, check=check)
         bad = ~np.isfinite(result)
         if bad.any():
             for index in _indices(bad):
@@ -625,11 +631,7 @@ class Bound:
         far beyond) have a finite logarithm. Same parameters and errors as :meth:`evaluate`;
         a negative value raises :class:`ParameterError`, zero gives ``-inf``.
         """
-        arrays = self._convert(values, require_constants=True)
-        shape = self._broadcast_shape(arrays)
-        if check and self.hypotheses:
-            self._check_hypotheses(arrays, shape)
-        result = self._call_numpy(arrays, shape)
+        arrays, shape, result = self._float_values(values, check=check)
         tiny = np.finfo(float).tiny
         with np.errstate(all="ignore"):
             out = np.array(np.log(np.where(result > 0, result, 1.0)), dtype=float)
