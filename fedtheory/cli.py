@@ -1,4 +1,4 @@
-"""Command-line interface: ``fedtheory bounds list | show | eval | crossover | check``.
+"""Command-line interface: ``fedtheory bounds …``, ``verify``, ``catalog`` and ``results …``.
 
 A thin layer over :mod:`fedtheory.bounds`: it parses arguments, calls the library and formats
 the answers (rich tables on stdout). Every :class:`~fedtheory.errors.FedTheoryError` and every
@@ -476,6 +476,277 @@ def check_command(ctx: click.Context) -> None:
     console.print(f"{total} bounds evaluated at their example points; {failed} failed")
     if failed:
         ctx.exit(1)
+
+
+# ---------------------------------------------------------------------------- verify
+_PROFILE_CHOICE = click.Choice(["smoke", "quick", "full"])
+
+
+@cli.command("verify")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option(
+    "--profile",
+    default="quick",
+    show_default=True,
+    help="smoke (plumbing, ~1 min), quick (decisive on 2 cores) or full (paper-grade).",
+)
+@click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default=None,
+    help="local process pool (default) or a Dask cluster.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDR",
+    default=None,
+    help="Dask scheduler address (default: $FEDTHEORY_SCHEDULER; implies --executor dask).",
+)
+@click.option("--workers", type=int, default=None, help="Worker processes (default: cores).")
+@click.option(
+    "--store",
+    type=click.Path(path_type=str),
+    default=".fedtheory/results.sqlite",
+    show_default=True,
+    help="SQLite result store (finished replicates are reused).",
+)
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(path_type=str),
+    default="report",
+    show_default=True,
+    help="Folder for index.html, verdicts.json and figures.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed.")
+@click.option("--no-cache", is_flag=True, help="Recompute every replicate (overwrites the store).")
+def verify_command(
+    paths: tuple[str, ...],
+    profile: str,
+    pattern: str | None,
+    executor: str | None,
+    scheduler: str | None,
+    workers: int | None,
+    store: str,
+    report_dir: str,
+    seed: int,
+    no_cache: bool,
+) -> None:
+    """Run the claim catalog (default ./verification) and report a verdict per claim.
+
+    Exit code 0 when every claim's outcome equals its expectation, 1 otherwise, 2 for bad input.
+    """
+    from fedtheory.verify import report, runner
+
+    console = _console()
+    err_console = Console(stderr=True)
+    progress_bar = None
+    task_id = None
+    if err_console.is_terminal:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        progress_bar = Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err_console,
+            transient=True,
+        )
+
+    def on_progress(done: int, total: int) -> None:
+        nonlocal task_id
+        if progress_bar is None:
+            return
+        if task_id is None:
+            progress_bar.start()
+            task_id = progress_bar.add_task("replicates", total=total)
+        progress_bar.update(task_id, completed=done)
+
+    try:
+        run = runner.verify(
+            list(paths),
+            profile=profile,
+            claims=pattern,
+            executor=executor,
+            scheduler=scheduler,
+            workers=workers,
+            store=store,
+            seed=seed,
+            no_cache=no_cache,
+            progress=on_progress,
+        )
+    except KeyboardInterrupt:
+        if progress_bar is not None:
+            progress_bar.stop()
+        click.echo(
+            f"interrupted: finished replicates are kept in {store}; rerun to resume", err=True
+        )
+        raise SystemExit(130) from None
+    finally:
+        if progress_bar is not None:
+            progress_bar.stop()
+    report.render_table(list(run.results), console)
+    paths_written = report.write_report(list(run.results), report_dir, run_info=run.info)
+    console.print(report.summary_line(list(run.results), run.seconds))
+    console.print(f"report: {paths_written['html']}  (verdicts: {paths_written['json']})")
+    if run.exit_code:
+        raise SystemExit(run.exit_code)
+
+
+@cli.command("catalog")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
+def catalog_command(paths: tuple[str, ...], pattern: str | None) -> None:
+    """List the claims under PATHS (default ./verification) without running them."""
+    from fedtheory.verify.discovery import discover, select
+
+    loaded = select(discover(list(paths)), pattern)
+    console = _console()
+    table = Table(title=f"{len(loaded)} claims", title_justify="left")
+    for column in ("claim", "source", "criterion", "expect", "smoke", "quick", "full"):
+        table.add_column(column, overflow="fold")
+    for item in loaded:
+        claim = item.claim
+        sizes = []
+        for profile in ("smoke", "quick", "full"):
+            sweep = claim.sweep(profile)
+            sizes.append(f"{len(sweep.points())}×{sweep.replicates}")
+        table.add_row(
+            claim.id, claim.source.short, claim.criterion.describe(), claim.expect, *sizes
+        )
+    console.print(table)
+    console.print("profiles: points × replicates per point")
+
+
+@cli.group("results", cls=FedTheoryGroup)
+def results_group() -> None:
+    """Inspect, export or clear the result store."""
+
+
+_STORE_OPTION = click.option(
+    "--store",
+    type=click.Path(path_type=str),
+    default=".fedtheory/results.sqlite",
+    show_default=True,
+    help="SQLite result store.",
+)
+
+
+def _open_store(path: str) -> Any:
+    from pathlib import Path
+
+    from fedtheory.verify.store import ResultStore
+
+    if not Path(path).exists():
+        _fail(f"--store={path}: no result store there (run fedtheory verify first)")
+    return ResultStore(path)
+
+
+@results_group.command("list")
+@_STORE_OPTION
+@click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
+def results_list_command(store: str, pattern: str | None) -> None:
+    """Per claim: stored replicates, points, versions and last write."""
+    with _open_store(store) as db:
+        rows = db.summary(pattern)
+    console = _console()
+    table = Table(title=f"{store}: {sum(r['rows'] for r in rows)} replicates", title_justify="left")
+    for column in (
+        "claim",
+        "replicates",
+        "points",
+        "versions",
+        "code versions",
+        "last written",
+        "compute s",
+    ):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(
+            r["claim"],
+            str(r["rows"]),
+            str(r["points"]),
+            r["versions"],
+            str(r["fingerprints"]),
+            r["last_written"],
+            f"{r['compute_seconds']:.2f}",
+        )
+    console.print(table)
+
+
+@results_group.command("export")
+@_STORE_OPTION
+@click.option(
+    "--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True
+)
+@click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=str),
+    default="-",
+    help="File to write (default: stdout).",
+)
+def results_export_command(store: str, fmt: str, pattern: str | None, output: str) -> None:
+    """Export stored replicates: one row each (params and outputs as columns in CSV)."""
+    import csv
+    import io
+    import json
+
+    with _open_store(store) as db:
+        rows = list(db.rows(pattern))
+    buffer = io.StringIO()
+    if fmt == "json":
+        json.dump(rows, buffer, indent=1, allow_nan=False)
+        buffer.write("\n")
+    else:
+        params = sorted({k for r in rows for k in r["params"]})
+        outputs = sorted({k for r in rows for k in r["outputs"]})
+        fixed = [
+            "claim",
+            "replicate",
+            "seed",
+            "base_seed",
+            "fingerprint",
+            "version",
+            "seconds",
+            "created",
+            "key",
+        ]
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(fixed + [f"param.{p}" for p in params] + [f"out.{o}" for o in outputs])
+        for r in rows:
+            writer.writerow(
+                [r[c] for c in fixed]
+                + [r["params"].get(p, "") for p in params]
+                + [repr(r["outputs"][o]) if o in r["outputs"] else "" for o in outputs]
+            )
+    text = buffer.getvalue()
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+@results_group.command("clear")
+@_STORE_OPTION
+@click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def results_clear_command(store: str, pattern: str | None, yes: bool) -> None:
+    """Delete stored replicates (of the matching claims, or all)."""
+    with _open_store(store) as db:
+        summary = db.summary(pattern)
+        if pattern is not None and not summary:
+            _fail(f"--claims={pattern}: matches no claim in {store}")
+        count = sum(r["rows"] for r in summary)
+        what = f"{count} replicates of {len(summary)} claims"
+        if not yes and not click.confirm(f"delete {what} from {store}?", default=False):
+            raise SystemExit(1)
+        removed = db.clear(pattern)
+    click.echo(f"deleted {removed} replicates from {store}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,1154 @@
+"""Pass criteria: how measurements become a verdict (DESIGN §5).
+
+Every criterion says ``holds``, ``violated`` or ``inconclusive`` and reports the numbers behind
+the decision. The rules, common to all criteria:
+
+- **Monte-Carlo error is accounted for.** A statement about an expectation is judged on a
+  confidence interval of the mean, never on the point estimate alone. Intervals that are checked
+  simultaneously at several grid points use a Bonferroni-corrected level, so the family-wise
+  chance of a false "violated" stays at ``1 - level``.
+- **Deterministic data is exact.** A point with a single replicate (a deterministic experiment)
+  contributes its value with no interval; statements about every replicate (``over="every"``)
+  are checked replicate by replicate and a failure is a reproducible counterexample.
+- **Curves.** When a sweep varies more than the criterion's axis ``x``, the criterion is applied
+  to each curve (one per combination of the other varied parameters) and the outcomes are
+  combined: violated if any curve is violated, else inconclusive if any is, else holds.
+- **Inconclusive** always says why (interval too wide, an alternative not excluded, ...).
+
+A criterion that cannot fail is a defect: every class here validates its thresholds at
+construction (e.g. an alternative exponent inside the tolerance band is refused).
+"""
+
+from __future__ import annotations
+
+import abc
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from fedtheory import stats
+from fedtheory.errors import ParameterError
+from fedtheory.verify.claim import (
+    HOLDS,
+    INCONCLUSIVE,
+    VIOLATED,
+    FigureSpec,
+    Measurements,
+    PointMeasurements,
+    Series,
+    Sweep,
+    Verdict,
+    combine_outcomes,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fedtheory.bounds import Bound
+
+__all__ = [
+    "Criterion",
+    "Crossing",
+    "Identity",
+    "LowerBoundHolds",
+    "Monotone",
+    "RateExponent",
+    "UpperBoundHolds",
+]
+
+
+def _check_level(level: float) -> float:
+    if not isinstance(level, (int, float)) or not 0.5 <= level < 1:
+        raise ParameterError(parameter="level", value=level, rule="must be in [0.5, 1)")
+    return float(level)
+
+
+def _check_name(name: Any, parameter: str) -> str:
+    if not isinstance(name, str) or not name:
+        raise ParameterError(parameter=parameter, value=name, rule="must be a non-empty name")
+    return name
+
+
+def _fmt(value: float, digits: int = 3) -> str:
+    if value is None or not math.isfinite(value):
+        return "—" if value is None or math.isnan(value) else ("∞" if value > 0 else "−∞")
+    return f"{value:.{digits}g}".replace("-", "−")
+
+
+def _point_label(params: Mapping[str, Any], names: Sequence[str]) -> str:
+    return ", ".join(f"{n}={params[n]}" for n in names)
+
+
+def _group_label(key: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in key.items())
+
+
+def _counterexample(
+    data: Measurements, point: PointMeasurements, index: int, **numbers: float
+) -> dict[str, Any]:
+    return {
+        "claim": data.claim_id,
+        "params": dict(point.params),
+        "replicate": int(point.replicates[index]),
+        "seed": int(point.seeds[index]),
+        **{k: float(v) for k, v in numbers.items()},
+    }
+
+
+class Criterion(abc.ABC):
+    """Base class: turns :class:`~fedtheory.verify.claim.Measurements` into a Verdict.
+
+    Subclasses implement :meth:`judge`, :meth:`describe` and :meth:`to_dict`, and declare the
+    axis parameter they need varied (``x``) and the minimum number of points along it.
+    """
+
+    #: Name of the varied parameter the criterion reads along (None: any point set).
+    x: str | None = None
+    #: Minimum number of distinct values of ``x`` per curve.
+    min_points: int = 1
+    #: Minimum replicates per point (e.g. 2 for statements about an expectation).
+    min_replicates: int = 1
+
+    def check_sweep(self, sweep: Sweep, *, where: str = "sweep") -> None:
+        """Refuse a sweep this criterion cannot judge (raises ParameterError)."""
+        if self.x is not None:
+            if self.x not in sweep.varied:
+                raise ParameterError(
+                    parameter=where,
+                    value=list(sweep.varied),
+                    rule=f"{type(self).__name__} reads along {self.x!r}, which must be varied",
+                )
+            n_values = len({p[self.x] for p in sweep.points()})
+            if n_values < self.min_points:
+                raise ParameterError(
+                    parameter=where,
+                    value=n_values,
+                    rule=f"{type(self).__name__} needs at least {self.min_points} values of "
+                    f"{self.x!r}",
+                )
+            if not all(isinstance(p[self.x], (int, float)) for p in sweep.points()):
+                raise ParameterError(
+                    parameter=where, value=self.x, rule="the axis parameter must be numeric"
+                )
+        if sweep.replicates < self.min_replicates:
+            raise ParameterError(
+                parameter=where,
+                value=sweep.replicates,
+                rule=f"{type(self).__name__} needs at least {self.min_replicates} replicates",
+            )
+
+    @abc.abstractmethod
+    def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
+        """The verdict on the measurements; ``seed`` drives any resampling."""
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """One line: what is checked (shown in the catalog and the verdict table)."""
+
+    @abc.abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-data description (name and parameters) for verdicts.json."""
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "criterion")
+        return f"{type(self).__name__}({args})"
+
+    def _required_x(self) -> str:
+        if self.x is None:  # pragma: no cover - constructors of axis criteria set it
+            raise ParameterError(parameter="x", value=None, rule="this criterion needs an axis")
+        return self.x
+
+    def _axis(self, data: Measurements) -> str:
+        return self.x if self.x is not None else (data.varied[0] if data.varied else "")
+
+    def _curves(self, data: Measurements) -> list[tuple[dict[str, Any], Measurements]]:
+        axis = self._axis(data)
+        if not axis:
+            return [({}, data)]
+        return data.groups(axis)
+
+
+# --------------------------------------------------------------------------- bound values
+
+
+@dataclass(frozen=True)
+class _BoundSource:
+    """Per-replicate values of a bound: an output column or a Bound evaluated on the data."""
+
+    bound: Bound | str
+    args: Mapping[str, str | float]
+
+    @property
+    def label(self) -> str:
+        return self.bound if isinstance(self.bound, str) else self.bound.id
+
+    def values(self, data: Measurements, point: PointMeasurements) -> np.ndarray:
+        if isinstance(self.bound, str):
+            return np.asarray(data.value_or_param(self.bound, point), dtype=float)
+        kwargs: dict[str, Any] = {}
+        for name in self.bound.symbols:
+            source = self.args.get(name, name)
+            if isinstance(source, (int, float)):
+                kwargs[name] = float(source)
+            else:
+                kwargs[name] = data.value_or_param(source, point)
+        values = np.asarray(self.bound.evaluate(**kwargs), dtype=float)
+        return np.broadcast_to(values, (point.n,)).astype(float)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bound": self.label, "bound_args": dict(self.args)}
+
+
+def _bound_source(bound: Any, bound_args: Mapping[str, str | float] | None) -> _BoundSource:
+    from fedtheory.bounds import Bound
+
+    if not isinstance(bound, (str, Bound)):
+        raise ParameterError(
+            parameter="bound", value=bound, rule="must be a Bound or the name of an output"
+        )
+    args = dict(bound_args or {})
+    if isinstance(bound, Bound):
+        unknown = sorted(set(args) - set(bound.symbols))
+        if unknown:
+            raise ParameterError(
+                parameter="bound_args",
+                value=unknown,
+                rule=f"{bound.id} has symbols {', '.join(sorted(bound.symbols))}",
+            )
+    elif args:
+        raise ParameterError(
+            parameter="bound_args", value=args, rule="only meaningful when bound is a Bound"
+        )
+    return _BoundSource(bound, args)
+
+
+# --------------------------------------------------------------------------- upper/lower bounds
+
+
+class _BoundHolds(Criterion):
+    side: float = 1.0  # +1: measured <= bound; -1: measured >= bound
+    relation = "≤"
+
+    def __init__(
+        self,
+        y: str,
+        bound: Bound | str,
+        *,
+        x: str | None = None,
+        over: Literal["mean", "every"] = "mean",
+        bound_args: Mapping[str, str | float] | None = None,
+        level: float = 0.95,
+        rtol: float = 1e-9,
+    ) -> None:
+        self.y = _check_name(y, "y")
+        self.source = _bound_source(bound, bound_args)
+        self.x = None if x is None else _check_name(x, "x")
+        if over not in ("mean", "every"):
+            raise ParameterError(parameter="over", value=over, rule="must be 'mean' or 'every'")
+        self.over = over
+        self.min_replicates = 2 if over == "mean" else 1
+        self.level = _check_level(level)
+        if not 0 <= rtol < 1e-3:
+            raise ParameterError(
+                parameter="rtol", value=rtol, rule="must be in [0, 1e-3) (floating-point slack)"
+            )
+        self.rtol = float(rtol)
+
+    def describe(self) -> str:
+        what = "every replicate" if self.over == "every" else f"mean ({self.level:.0%} CI)"
+        return f"{self.y} {self.relation} {self.source.label} ({what})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "criterion": type(self).__name__,
+            "y": self.y,
+            **self.source.to_dict(),
+            "x": self.x,
+            "over": self.over,
+            "level": self.level,
+            "rtol": self.rtol,
+        }
+
+    def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
+        axis = self._axis(data)
+        per_point_level = stats.bonferroni(self.level, len(data.points))
+        rows: list[dict[str, Any]] = []
+        outcomes: list[str] = []
+        worst: tuple[float, PointMeasurements, int, float, float] | None = None
+        undecided: list[str] = []
+        series: list[Series] = []
+        for key, curve in self._curves(data):
+            xs, means, lows, highs, bounds_mean = [], [], [], [], []
+            for point in curve.points:
+                measured = np.asarray(point[self.y], dtype=float)
+                bound = self.source.values(data, point)
+                excess = self.side * (measured - bound)  # > 0 means the statement fails
+                tolerance = self.rtol * np.abs(bound)
+                if self.over == "every":
+                    bad = excess > tolerance
+                    outcome = VIOLATED if bad.any() else HOLDS
+                    index = int(np.argmax(excess - tolerance))
+                    score = float(excess[index] - tolerance[index])
+                    mean_ci = stats.mean_ci(measured, level=self.level)
+                else:
+                    ci = stats.mean_ci(excess, level=per_point_level)
+                    tol = float(self.rtol * np.abs(bound).mean())
+                    if ci.low > tol:
+                        outcome = VIOLATED
+                    elif ci.mean > tol:
+                        outcome = INCONCLUSIVE
+                        undecided.append(_point_label(point.params, data.varied))
+                    else:
+                        outcome = HOLDS
+                    index = int(np.argmax(excess))
+                    score = float(ci.low)
+                    mean_ci = stats.mean_ci(measured, level=self.level)
+                outcomes.append(outcome)
+                if worst is None or score > worst[0]:
+                    worst = (score, point, index, float(measured[index]), float(bound[index]))
+                bound_mean = float(bound.mean())
+                ratio = bound_mean / mean_ci.mean if mean_ci.mean != 0 else math.inf
+                rows.append(
+                    {
+                        **{n: point.params[n] for n in data.varied},
+                        "replicates": point.n,
+                        "measured": mean_ci.mean,
+                        "ci_low": mean_ci.low,
+                        "ci_high": mean_ci.high,
+                        "bound": bound_mean,
+                        "ratio": ratio,
+                        "outcome": outcome,
+                    }
+                )
+                if axis:
+                    xs.append(float(point.params[axis]))
+                    means.append(mean_ci.mean)
+                    lows.append(mean_ci.low)
+                    highs.append(mean_ci.high)
+                    bounds_mean.append(bound_mean)
+            if axis:
+                group = _group_label(key)
+                series.append(
+                    Series(
+                        f"measured {self.y}",
+                        tuple(xs),
+                        tuple(means),
+                        "measured",
+                        tuple(lows),
+                        tuple(highs),
+                        group,
+                    )
+                )
+                series.append(
+                    Series(self.source.label, tuple(xs), tuple(bounds_mean), "bound", group=group)
+                )
+        outcome = combine_outcomes(outcomes)
+        ratios = np.array([r["ratio"] for r in rows], dtype=float)
+        finite = ratios[np.isfinite(ratios)]
+        numbers = {
+            "min_ratio": float(finite.min()) if finite.size else math.nan,
+            "max_ratio": float(finite.max()) if finite.size else math.nan,
+            "median_ratio": float(np.median(finite)) if finite.size else math.nan,
+            "points": float(len(rows)),
+            "violated_points": float(sum(o == VIOLATED for o in outcomes)),
+        }
+        counterexample = None
+        assert worst is not None
+        if outcome == VIOLATED:
+            _, point, index, measured_value, bound_value = worst
+            counterexample = _counterexample(
+                data, point, index, measured=measured_value, bound=bound_value
+            )
+        reason = self._reason(outcome, numbers, undecided, counterexample, per_point_level)
+        all_positive = all(
+            v > 0 for s in series for v in (*s.y, *(s.low or ())) if math.isfinite(v)
+        )
+        figure = None
+        if axis:
+            figure = FigureSpec(
+                x_label=axis,
+                y_label=self.y,
+                series=tuple(series),
+                x_log=_log_friendly([float(p.params[axis]) for p in data.points]),
+                y_log=all_positive,
+                title=f"{self.y} {self.relation} {self.source.label}",
+            )
+        return Verdict(
+            outcome,
+            reason,
+            predicted=f"{self.y} {self.relation} bound",
+            measured=(
+                f"bound/measured ∈ [{_fmt(numbers['min_ratio'])}, {_fmt(numbers['max_ratio'])}]"
+            ),
+            ci=None,
+            numbers=numbers,
+            table=tuple(rows),
+            figure=figure,
+            counterexample=counterexample,
+        )
+
+    def _reason(
+        self,
+        outcome: str,
+        numbers: Mapping[str, float],
+        undecided: list[str],
+        counterexample: Mapping[str, Any] | None,
+        per_point_level: float,
+    ) -> str:
+        if outcome == VIOLATED:
+            assert counterexample is not None
+            where = ", ".join(f"{k}={v}" for k, v in counterexample["params"].items())
+            if self.over == "every":
+                return (
+                    f"replicate {counterexample['replicate']} (seed {counterexample['seed']}) at "
+                    f"{where}: measured {_fmt(counterexample['measured'], 6)} vs bound "
+                    f"{_fmt(counterexample['bound'], 6)}"
+                )
+            return (
+                f"at {int(numbers['violated_points'])} point(s) the mean of {self.y} is "
+                f"beyond the bound outside its {per_point_level:.2%} CI (e.g. {where})"
+            )
+        if outcome == INCONCLUSIVE:
+            return (
+                f"the mean of {self.y} crosses the bound at {', '.join(undecided[:3])} but within "
+                f"Monte-Carlo error; more replicates would decide"
+            )
+        side = "above" if self.side > 0 else "below"
+        return (
+            f"{self.y} stays {'below' if self.side > 0 else 'above'} the bound at all "
+            f"{int(numbers['points'])} points; bound/measured from {_fmt(numbers['min_ratio'])} "
+            f"to {_fmt(numbers['max_ratio'])} (bound {side})"
+        )
+
+
+class UpperBoundHolds(_BoundHolds):
+    """The measured quantity never exceeds the bound.
+
+    Parameters
+    ----------
+    y
+        Output of the experiment holding the measured quantity.
+    bound
+        A :class:`~fedtheory.bounds.Bound`, evaluated at every replicate with its symbols taken
+        from the experiment's outputs or the parameters (by name, or as renamed in
+        ``bound_args``; a number in ``bound_args`` fixes a constant), or the name of an output
+        the experiment computed itself (e.g. a bound on a measured error sequence).
+    x
+        Axis of the figure (default: the first varied parameter).
+    over
+        ``"mean"``: a statement about an expectation — at each point a Student-t interval of
+        the mean of ``y − bound`` is computed at the Bonferroni level ``1 − (1 − level)/P``
+        (``P`` points). *Violated* if at some point the whole interval lies above 0;
+        *inconclusive* if the mean is above 0 somewhere but its interval reaches 0;
+        *holds* otherwise. Needs ≥ 2 replicates. ``"every"``: a deterministic statement —
+        *violated* as soon as one replicate has ``y > bound·(1 + rtol)``, and that replicate
+        (parameters and seed) is reported as the counterexample; *holds* otherwise.
+    level
+        Family-wise confidence level.
+    rtol
+        Relative floating-point tolerance (not a statistical one): at most 1e-3.
+
+    Notes
+    -----
+    The report gives ``bound / measured`` (the slack ratio) at every point and its range.
+    """
+
+    side = 1.0
+    relation = "≤"
+
+
+class LowerBoundHolds(_BoundHolds):
+    """The measured quantity is never below the bound (mirror of :class:`UpperBoundHolds`).
+
+    ``bound / measured`` ≤ 1 then measures how tight the lower bound is.
+    """
+
+    side = -1.0
+    relation = "≥"
+
+
+def _log_friendly(values: Sequence[float]) -> bool:
+    arr = np.asarray(values, dtype=float)
+    return bool(arr.size > 1 and (arr > 0).all() and arr.max() / arr.min() >= 20)
+
+
+# --------------------------------------------------------------------------- rate exponent
+
+
+class RateExponent(Criterion):
+    """The measured quantity scales like ``x**expected`` (a log-log slope).
+
+    For each curve the slope of log(mean y) against log x is fitted by least squares over the
+    points with ``x >= x_min``; its confidence interval is a stratified bootstrap (replicates
+    resampled within each point, percentile interval at ``level``).
+
+    - *holds*: the interval lies inside ``[expected − band, expected + band]`` and excludes
+      every alternative;
+    - *violated*: the interval does not meet the band at all;
+    - *inconclusive*: otherwise (the interval is too wide for the band, or an alternative
+      cannot be excluded) — the reason says which.
+
+    With one replicate per point (a deterministic experiment) the interval is the fitted slope
+    itself.
+
+    Parameters
+    ----------
+    x, y
+        Varied parameter and output.
+    expected
+        Predicted exponent (e.g. ``-1`` for a 1/n rate; ``Bound.exponent(x).power`` gives it
+        from a bound).
+    band
+        Half-width of the tolerance band, > 0.
+    alternatives
+        ``{name: exponent}`` of rival predictions that the interval must exclude; each must lie
+        outside the band (else the criterion could not tell them apart).
+    x_min
+        Fit only the asymptotic part of the curve.
+    level, n_resamples
+        Bootstrap settings.
+    """
+
+    min_points = 3
+
+    def __init__(
+        self,
+        x: str,
+        y: str,
+        *,
+        expected: float,
+        band: float = 0.1,
+        alternatives: Mapping[str, float] | None = None,
+        x_min: float | None = None,
+        level: float = 0.95,
+        n_resamples: int = 2000,
+    ) -> None:
+        self.x = _check_name(x, "x")
+        self.y = _check_name(y, "y")
+        if not isinstance(expected, (int, float)) or not math.isfinite(expected):
+            raise ParameterError(parameter="expected", value=expected, rule="must be a number")
+        self.expected = float(expected)
+        if not isinstance(band, (int, float)) or not 0 < band < 10:
+            raise ParameterError(parameter="band", value=band, rule="must be in (0, 10)")
+        self.band = float(band)
+        self.alternatives = {str(k): float(v) for k, v in (alternatives or {}).items()}
+        for name, value in self.alternatives.items():
+            if abs(value - self.expected) <= self.band:
+                raise ParameterError(
+                    parameter=f"alternatives[{name!r}]",
+                    value=value,
+                    rule=f"lies inside the band {self.expected:g} ± {self.band:g}; the criterion "
+                    "could never exclude it",
+                )
+        self.x_min = x_min
+        self.level = _check_level(level)
+        if not isinstance(n_resamples, int) or n_resamples < 200:
+            raise ParameterError(parameter="n_resamples", value=n_resamples, rule="must be >= 200")
+        self.n_resamples = n_resamples
+
+    def describe(self) -> str:
+        alt = f", excluding {', '.join(self.alternatives)}" if self.alternatives else ""
+        return f"slope of {self.y} vs {self.x} = {_fmt(self.expected)} ± {_fmt(self.band)}{alt}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "criterion": "RateExponent",
+            "x": self.x,
+            "y": self.y,
+            "expected": self.expected,
+            "band": self.band,
+            "alternatives": dict(self.alternatives),
+            "x_min": self.x_min,
+            "level": self.level,
+            "n_resamples": self.n_resamples,
+        }
+
+    def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
+        x = self._required_x()
+        lo_band, hi_band = self.expected - self.band, self.expected + self.band
+        outcomes, reasons, rows, series = [], [], [], []
+        fits: list[stats.SlopeCI] = []
+        for index, (key, curve) in enumerate(self._curves(data)):
+            pts = [p for p in curve.points if self.x_min is None or p.params[x] >= self.x_min]
+            if len(pts) < self.min_points:
+                raise ParameterError(
+                    parameter="x_min",
+                    value=self.x_min,
+                    rule=f"leaves {len(pts)} points on curve {_group_label(key) or self.y}; "
+                    f"need {self.min_points}",
+                )
+            xs = np.array([float(p.params[x]) for p in pts])
+            samples = [np.asarray(p[self.y], dtype=float) for p in pts]
+            fit = stats.slope_ci(
+                xs,
+                samples,
+                n_resamples=self.n_resamples,
+                level=self.level,
+                seed=np.random.SeedSequence([seed, index]),
+            )
+            fits.append(fit)
+            excluded = [n for n, v in self.alternatives.items() if not fit.low <= v <= fit.high]
+            kept = [n for n in self.alternatives if n not in excluded]
+            if fit.high < lo_band or fit.low > hi_band:
+                outcome, why = VIOLATED, "the slope's interval lies outside the band"
+            elif lo_band <= fit.low and fit.high <= hi_band and not kept:
+                outcome, why = HOLDS, "the slope's interval lies inside the band"
+            elif kept:
+                outcome, why = INCONCLUSIVE, f"the interval still contains {', '.join(kept)}"
+            else:
+                outcome, why = INCONCLUSIVE, "the interval is wider than the band allows"
+            label = _group_label(key)
+            outcomes.append(outcome)
+            reasons.append(
+                f"{label + ': ' if label else ''}slope {_fmt(fit.slope, 4)} "
+                f"[{_fmt(fit.low, 4)}, {_fmt(fit.high, 4)}] — {why}"
+            )
+            rows.append(
+                {
+                    **key,
+                    "slope": fit.slope,
+                    "ci_low": fit.low,
+                    "ci_high": fit.high,
+                    "r_squared": fit.r_squared,
+                    "points": fit.n_points,
+                    "outcome": outcome,
+                }
+            )
+            means = [stats.mean_ci(s, level=self.level) for s in samples]
+            all_x = [float(p.params[x]) for p in curve.points]
+            all_y = [float(np.mean(p[self.y])) for p in curve.points]
+            series.append(
+                Series(
+                    f"measured {self.y}",
+                    tuple(all_x),
+                    tuple(all_y),
+                    "measured",
+                    tuple(_cat([m.low for m in means], len(all_x), len(xs))),
+                    tuple(_cat([m.high for m in means], len(all_x), len(xs))),
+                    label,
+                )
+            )
+            series.append(
+                Series(
+                    f"fit x^{_fmt(fit.slope, 3)}",
+                    tuple(xs),
+                    tuple(fit.prefactor * xs**fit.slope),
+                    "fit",
+                    group=label,
+                )
+            )
+            anchor = float(np.exp(np.mean(np.log(fit.prefactor * xs**fit.slope))))
+            gmean_x = float(np.exp(np.mean(np.log(xs))))
+            series.append(
+                Series(
+                    f"predicted x^{_fmt(self.expected)}",
+                    tuple(xs),
+                    tuple(anchor * (xs / gmean_x) ** self.expected),
+                    "reference",
+                    group=label,
+                )
+            )
+        outcome = combine_outcomes(outcomes)
+        worst = max(range(len(fits)), key=lambda i: abs(fits[i].slope - self.expected))
+        fit = fits[worst]
+        numbers = {
+            "slope": fit.slope,
+            "ci_low": fit.low,
+            "ci_high": fit.high,
+            "r_squared": fit.r_squared,
+            "curves": float(len(fits)),
+        }
+        alt = "".join(f"; not {n} ({_fmt(v)})" for n, v in self.alternatives.items())
+        return Verdict(
+            outcome,
+            "; ".join(reasons),
+            predicted=f"slope {_fmt(self.expected)} ± {_fmt(self.band)}{alt}",
+            measured=f"slope {_fmt(fit.slope, 4)}",
+            ci=(fit.low, fit.high),
+            numbers=numbers,
+            table=tuple(rows),
+            figure=FigureSpec(
+                x_label=x,
+                y_label=self.y,
+                series=tuple(series),
+                x_log=True,
+                y_log=True,
+                title=f"{self.y} ∝ {x}^{_fmt(self.expected)}?",
+            ),
+        )
+
+
+def _cat(values: list[float], total: int, used: int) -> list[float]:
+    # means over every point of the curve; the fit may skip the first ones (x_min)
+    return [math.nan] * (total - used) + values if len(values) == used else values
+
+
+# --------------------------------------------------------------------------- crossing
+
+
+class Crossing(Criterion):
+    """Two measured curves cross along ``x``, optionally at a predicted location.
+
+    At each point the difference of the means of ``a`` and ``b`` is formed; the crossing is its
+    first sign change, interpolated linearly in log x; its interval comes from a stratified
+    bootstrap (:func:`fedtheory.stats.find_crossing`).
+
+    - Without ``expected``: *holds* when the curves cross in the grid in all but at most
+      ``1 − level`` of the resamples; *violated* when they do not cross in at least ``level`` of
+      them (confidently no crossing in the grid), or cross in the wrong ``direction``.
+    - With ``expected`` (a location, or the name of a parameter holding it): *holds* when the
+      crossing's interval lies inside ``[expected / factor, expected · factor]``; *violated* when
+      it is confidently absent or its interval misses that band; *inconclusive* otherwise.
+
+    Parameters
+    ----------
+    x, a, b
+        Axis and the two outputs.
+    expected
+        Predicted location (number, or a parameter name), optional.
+    factor
+        Multiplicative tolerance of the location (> 1).
+    direction
+        ``"a-below-b-after"`` (a starts above b and ends below) or ``"a-above-b-after"``;
+        optional.
+    """
+
+    min_points = 3
+
+    def __init__(
+        self,
+        x: str,
+        a: str,
+        b: str,
+        *,
+        expected: float | str | None = None,
+        factor: float = 2.0,
+        direction: Literal["a-below-b-after", "a-above-b-after"] | None = None,
+        level: float = 0.95,
+        n_resamples: int = 2000,
+    ) -> None:
+        self.x = _check_name(x, "x")
+        self.a = _check_name(a, "a")
+        self.b = _check_name(b, "b")
+        if expected is not None and not isinstance(expected, (str, int, float)):
+            raise ParameterError(parameter="expected", value=expected, rule="number or name")
+        if isinstance(expected, (int, float)) and not expected > 0:
+            raise ParameterError(parameter="expected", value=expected, rule="must be > 0")
+        self.expected = expected
+        if not isinstance(factor, (int, float)) or not factor > 1:
+            raise ParameterError(parameter="factor", value=factor, rule="must be > 1")
+        self.factor = float(factor)
+        if direction not in (None, "a-below-b-after", "a-above-b-after"):
+            raise ParameterError(
+                parameter="direction",
+                value=direction,
+                rule="must be 'a-below-b-after' or 'a-above-b-after'",
+            )
+        self.direction = direction
+        self.level = _check_level(level)
+        if not isinstance(n_resamples, int) or n_resamples < 200:
+            raise ParameterError(parameter="n_resamples", value=n_resamples, rule="must be >= 200")
+        self.n_resamples = n_resamples
+
+    def describe(self) -> str:
+        where = "" if self.expected is None else f" at {self.expected} (×/÷ {_fmt(self.factor)})"
+        return f"{self.a} and {self.b} cross along {self.x}{where}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "criterion": "Crossing",
+            "x": self.x,
+            "a": self.a,
+            "b": self.b,
+            "expected": self.expected,
+            "factor": self.factor,
+            "direction": self.direction,
+            "level": self.level,
+            "n_resamples": self.n_resamples,
+        }
+
+    def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
+        x = self._required_x()
+        outcomes, reasons, rows, series = [], [], [], []
+        first = None
+        for index, (key, curve) in enumerate(self._curves(data)):
+            xs = curve.param(x).astype(float)
+            a = [np.asarray(p[self.a], dtype=float) for p in curve.points]
+            b = [np.asarray(p[self.b], dtype=float) for p in curve.points]
+            est = stats.find_crossing(
+                xs,
+                a,
+                b,
+                n_resamples=self.n_resamples,
+                level=self.level,
+                seed=np.random.SeedSequence([seed, index]),
+            )
+            first = first or est
+            expected = self._expected(curve)
+            label = _group_label(key)
+            if est.fraction_without_crossing >= self.level:
+                outcome, why = VIOLATED, "the curves do not cross in the grid"
+            elif self.direction and est.found and est.direction != self.direction:
+                outcome, why = VIOLATED, f"they cross the other way ({est.direction})"
+            elif not est.found or est.ci_open:
+                outcome, why = INCONCLUSIVE, "the data cannot locate the crossing"
+            elif expected is None:
+                outcome, why = HOLDS, "the curves cross"
+            else:
+                lo, hi = expected / self.factor, expected * self.factor
+                if est.high < lo or est.low > hi:
+                    outcome, why = VIOLATED, f"the crossing misses [{_fmt(lo)}, {_fmt(hi)}]"
+                elif lo <= est.low and est.high <= hi:
+                    outcome, why = HOLDS, f"the crossing lies in [{_fmt(lo)}, {_fmt(hi)}]"
+                else:
+                    outcome, why = INCONCLUSIVE, "the crossing's interval is too wide"
+            outcomes.append(outcome)
+            reasons.append(
+                f"{label + ': ' if label else ''}crossing at {_fmt(est.x)} "
+                f"[{_fmt(est.low)}, {_fmt(est.high)}] — {why}"
+            )
+            rows.append(
+                {
+                    **key,
+                    "crossing": est.x,
+                    "ci_low": est.low,
+                    "ci_high": est.high,
+                    "expected": expected,
+                    "no_crossing_fraction": est.fraction_without_crossing,
+                    "crossings": est.n_crossings,
+                    "outcome": outcome,
+                }
+            )
+            for name, samples in ((self.a, a), (self.b, b)):
+                cis = [stats.mean_ci(s, level=self.level) for s in samples]
+                series.append(
+                    Series(
+                        name,
+                        tuple(xs),
+                        tuple(c.mean for c in cis),
+                        "measured",
+                        tuple(c.low for c in cis),
+                        tuple(c.high for c in cis),
+                        f"{label} {name}".strip(),
+                    )
+                )
+        assert first is not None
+        outcome = combine_outcomes(outcomes)
+        return Verdict(
+            outcome,
+            "; ".join(reasons),
+            predicted="crossing" + ("" if self.expected is None else f" at {self.expected}"),
+            measured=f"crossing at {_fmt(first.x)}",
+            ci=None if first.ci_open else (first.low, first.high),
+            numbers={"crossing": first.x, "ci_low": first.low, "ci_high": first.high},
+            table=tuple(rows),
+            figure=FigureSpec(
+                x_label=x,
+                y_label=f"{self.a}, {self.b}",
+                series=tuple(series),
+                x_log=_log_friendly(data.param(x).astype(float).tolist()),
+                y_log=all(v > 0 for s in series for v in s.y),
+                title=f"{self.a} vs {self.b}",
+            ),
+        )
+
+    def _expected(self, curve: Measurements) -> float | None:
+        if self.expected is None or isinstance(self.expected, (int, float)):
+            return None if self.expected is None else float(self.expected)
+        values = {float(p.params[self.expected]) for p in curve.points}
+        if len(values) != 1:
+            raise ParameterError(
+                parameter="expected",
+                value=self.expected,
+                rule="must name a parameter constant along each curve",
+            )
+        return values.pop()
+
+
+# --------------------------------------------------------------------------- identity
+
+
+class Identity(Criterion):
+    """Two quantities are equal: ``|a − b| ≤ atol + rtol·|b|``.
+
+    ``b`` may be an output, a parameter or a :class:`~fedtheory.bounds.Bound` (with
+    ``bound_args`` as in :class:`UpperBoundHolds`), e.g. to show that a bound is attained.
+
+    - ``over="every"`` (deterministic identities): *violated* as soon as one replicate breaks the
+      tolerance (that replicate is the counterexample); *holds* otherwise.
+    - ``over="mean"`` (an identity in expectation): at each point a Student-t interval of the
+      mean of ``a − b`` at the Bonferroni level; *holds* if every interval lies inside the
+      tolerance, *violated* if one lies entirely outside it, *inconclusive* otherwise.
+    """
+
+    def __init__(
+        self,
+        a: str,
+        b: str | Bound,
+        *,
+        rtol: float = 1e-9,
+        atol: float = 0.0,
+        over: Literal["mean", "every"] = "every",
+        bound_args: Mapping[str, str | float] | None = None,
+        x: str | None = None,
+        level: float = 0.95,
+    ) -> None:
+        self.a = _check_name(a, "a")
+        self.source = _bound_source(b, bound_args)
+        if not (rtol >= 0 and atol >= 0 and (rtol > 0 or atol > 0)):
+            raise ParameterError(
+                parameter="rtol", value=(rtol, atol), rule="rtol, atol >= 0 and not both 0"
+            )
+        self.rtol, self.atol = float(rtol), float(atol)
+        if over not in ("mean", "every"):
+            raise ParameterError(parameter="over", value=over, rule="must be 'mean' or 'every'")
+        self.over = over
+        self.min_replicates = 2 if over == "mean" else 1
+        self.x = None if x is None else _check_name(x, "x")
+        self.level = _check_level(level)
+
+    def describe(self) -> str:
+        tol = f"rtol {_fmt(self.rtol)}" + (f", atol {_fmt(self.atol)}" if self.atol else "")
+        return f"{self.a} = {self.source.label} ({tol}, {self.over})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "criterion": "Identity",
+            "a": self.a,
+            **self.source.to_dict(),
+            "rtol": self.rtol,
+            "atol": self.atol,
+            "over": self.over,
+            "x": self.x,
+            "level": self.level,
+        }
+
+    def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
+        axis = self._axis(data)
+        per_point_level = stats.bonferroni(self.level, len(data.points))
+        outcomes, rows = [], []
+        worst: tuple[float, PointMeasurements, int, float, float] | None = None
+        series: list[Series] = []
+        for key, curve in self._curves(data):
+            xs, ya, yb = [], [], []
+            for point in curve.points:
+                a = np.asarray(point[self.a], dtype=float)
+                b = self.source.values(data, point)
+                diff = a - b
+                tol = self.atol + self.rtol * np.abs(b)
+                if self.over == "every":
+                    ratio = np.abs(diff) / tol
+                    index = int(np.argmax(ratio))
+                    outcome = VIOLATED if ratio[index] > 1 else HOLDS
+                    score = float(ratio[index])
+                else:
+                    ci = stats.mean_ci(diff, level=per_point_level)
+                    t = float(tol.mean())
+                    if ci.low > t or ci.high < -t:
+                        outcome = VIOLATED
+                    elif -t <= ci.low and ci.high <= t:
+                        outcome = HOLDS
+                    else:
+                        outcome = INCONCLUSIVE
+                    index = int(np.argmax(np.abs(diff)))
+                    score = float(max(abs(ci.low), abs(ci.high)) / t)
+                outcomes.append(outcome)
+                if worst is None or score > worst[0]:
+                    worst = (score, point, index, float(a[index]), float(b[index]))
+                rows.append(
+                    {
+                        **{n: point.params[n] for n in data.varied},
+                        "a": float(a.mean()),
+                        "b": float(b.mean()),
+                        "max_abs_diff": float(np.abs(diff).max()),
+                        "max_rel_diff": float((np.abs(diff) / np.maximum(np.abs(b), 1e-300)).max()),
+                        "outcome": outcome,
+                    }
+                )
+                if axis:
+                    xs.append(float(point.params[axis]))
+                    ya.append(float(a.mean()))
+                    yb.append(float(b.mean()))
+            if axis:
+                group = _group_label(key)
+                series.append(Series(self.a, tuple(xs), tuple(ya), "measured", group=group))
+                series.append(Series(self.source.label, tuple(xs), tuple(yb), "bound", group=group))
+        assert worst is not None
+        outcome = combine_outcomes(outcomes)
+        score, point, index, a_value, b_value = worst
+        max_rel = max(r["max_rel_diff"] for r in rows)
+        counterexample = None
+        if outcome == VIOLATED:
+            counterexample = _counterexample(data, point, index, a=a_value, b=b_value)
+            reason = (
+                f"{self.a} = {_fmt(a_value, 8)} but {self.source.label} = {_fmt(b_value, 8)} at "
+                f"{_point_label(point.params, data.varied)} (replicate "
+                f"{int(point.replicates[index])})"
+            )
+        elif outcome == INCONCLUSIVE:
+            reason = "the mean difference is within Monte-Carlo error of the tolerance"
+        else:
+            reason = (
+                f"equal within tolerance at all {len(rows)} points (max rel. diff {max_rel:.2g})"
+            )
+        return Verdict(
+            outcome,
+            reason,
+            predicted=f"{self.a} = {self.source.label}",
+            measured=f"max rel. diff {max_rel:.2g}",
+            numbers={"max_rel_diff": max_rel, "worst_tolerance_ratio": score},
+            table=tuple(rows),
+            figure=None
+            if not axis
+            else FigureSpec(
+                x_label=axis,
+                y_label=self.a,
+                series=tuple(series),
+                x_log=_log_friendly(data.param(axis).astype(float).tolist()),
+                y_log=all(v > 0 for s in series for v in s.y),
+                title=f"{self.a} = {self.source.label}?",
+            ),
+            counterexample=counterexample,
+        )
+
+
+# --------------------------------------------------------------------------- monotone
+
+
+class Monotone(Criterion):
+    """The mean of ``y`` moves in one direction along ``x``.
+
+    Consecutive points are compared by a Welch interval of the difference of their means, at the
+    Bonferroni level over the steps of all curves (deterministic points: the exact difference).
+    A step is *against* the direction when its whole interval lies on the wrong side of 0.
+
+    - *violated*: some step goes against the direction;
+    - *holds*: no step goes against it and the change from the first to the last point is in the
+      direction, beyond its interval;
+    - *inconclusive*: otherwise (the curve is flat within Monte-Carlo error).
+    """
+
+    min_points = 2
+
+    def __init__(
+        self,
+        x: str,
+        y: str,
+        *,
+        direction: Literal["increasing", "decreasing"],
+        level: float = 0.95,
+    ) -> None:
+        self.x = _check_name(x, "x")
+        self.y = _check_name(y, "y")
+        if direction not in ("increasing", "decreasing"):
+            raise ParameterError(
+                parameter="direction",
+                value=direction,
+                rule="must be 'increasing' or 'decreasing'",
+            )
+        self.direction = direction
+        self.level = _check_level(level)
+
+    def describe(self) -> str:
+        return f"{self.y} {self.direction} in {self.x}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "criterion": "Monotone",
+            "x": self.x,
+            "y": self.y,
+            "direction": self.direction,
+            "level": self.level,
+        }
+
+    def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
+        x = self._required_x()
+        sign = 1.0 if self.direction == "increasing" else -1.0
+        curves = self._curves(data)
+        n_steps = sum(len(c.points) - 1 for _, c in curves) + len(curves)
+        step_level = stats.bonferroni(self.level, n_steps)
+        outcomes, rows, series, reasons = [], [], [], []
+        for key, curve in curves:
+            pts = curve.points
+            against, undecided = [], 0
+            for left, right in itertools.pairwise(pts):
+                low, high = _diff_ci(right[self.y], left[self.y], step_level)
+                if (sign > 0 and high < 0) or (sign < 0 and low > 0):
+                    against.append((left.params[x], right.params[x]))
+                elif low <= 0 <= high:
+                    undecided += 1
+            low, high = _diff_ci(pts[-1][self.y], pts[0][self.y], step_level)
+            overall_ok = low > 0 if sign > 0 else high < 0
+            if against:
+                outcome = VIOLATED
+                why = "goes against the direction between " + ", ".join(
+                    f"{x}={a}→{b}" for a, b in against[:3]
+                )
+            elif overall_ok:
+                outcome, why = HOLDS, f"{self.direction} ({undecided} flat step(s))"
+            else:
+                outcome, why = INCONCLUSIVE, "first and last points are not distinguishable"
+            label = _group_label(key)
+            outcomes.append(outcome)
+            reasons.append(f"{label + ': ' if label else ''}{why}")
+            rows.append(
+                {
+                    **key,
+                    "steps_against": len(against),
+                    "flat_steps": undecided,
+                    "change": float(np.mean(pts[-1][self.y]) - np.mean(pts[0][self.y])),
+                    "outcome": outcome,
+                }
+            )
+            cis = [stats.mean_ci(p[self.y], level=self.level) for p in pts]
+            series.append(
+                Series(
+                    self.y,
+                    tuple(float(p.params[x]) for p in pts),
+                    tuple(c.mean for c in cis),
+                    "measured",
+                    tuple(c.low for c in cis),
+                    tuple(c.high for c in cis),
+                    label,
+                )
+            )
+        outcome = combine_outcomes(outcomes)
+        return Verdict(
+            outcome,
+            "; ".join(reasons),
+            predicted=f"{self.direction} in {x}",
+            measured="; ".join(str(r["outcome"]) for r in rows),
+            numbers={"curves": float(len(rows))},
+            table=tuple(rows),
+            figure=FigureSpec(
+                x_label=x,
+                y_label=self.y,
+                series=tuple(series),
+                x_log=_log_friendly(data.param(x).astype(float).tolist()),
+                y_log=all(v > 0 for s in series for v in (*s.y, *(s.low or ()))),
+                title=f"{self.y} {self.direction} in {x}?",
+            ),
+        )
+
+
+def _diff_ci(a: np.ndarray, b: np.ndarray, level: float) -> tuple[float, float]:
+    """Welch interval of mean(a) − mean(b); exact when both are single (deterministic) values."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    diff = float(a.mean() - b.mean())
+    var = (a.var(ddof=1) / a.size if a.size > 1 else 0.0) + (
+        b.var(ddof=1) / b.size if b.size > 1 else 0.0
+    )
+    if var == 0:
+        return diff, diff
+    va = a.var(ddof=1) / a.size if a.size > 1 else 0.0
+    vb = b.var(ddof=1) / b.size if b.size > 1 else 0.0
+    df_terms = (va**2 / (a.size - 1) if a.size > 1 else 0.0) + (
+        vb**2 / (b.size - 1) if b.size > 1 else 0.0
+    )
+    dof = var**2 / df_terms if df_terms > 0 else math.inf
+    half = float(scipy_stats.t.ppf(0.5 + level / 2, dof)) * math.sqrt(var)
+    return diff - half, diff + half
