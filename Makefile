@@ -9,10 +9,10 @@ PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 .PHONY: verify test lint bootstrap clean
 
 verify: $(VENV)/.installed-core
-	@# The verification engine (claims, sweeps, report/) lands with issue 3; until then
-	@# `make verify` shows the catalog of encoded bounds and evaluates each at its example point.
-	@$(BIN)/fedtheory bounds list
-	@$(BIN)/fedtheory bounds check
+	@# Runs the claim catalog (verification/) with the quick profile: verdict table on the
+	@# terminal, report/index.html + report/verdicts.json + figures; results are cached in
+	@# .fedtheory/results.sqlite, so a second run only re-judges.
+	@$(BIN)/fedtheory verify verification --profile quick
 
 test: $(VENV)/.installed-test
 	@$(BIN)/python -m pytest -q

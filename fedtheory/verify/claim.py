@@ -86,14 +86,14 @@ def combine_outcomes(outcomes: Sequence[str]) -> str:
 
 def _check_scalar(value: Any, where: str) -> Any:
     """Parameters must be plain JSON scalars so that tasks and store keys are plain data."""
+    if isinstance(value, np.generic):  # before the float test: np.float64 subclasses float
+        return _check_scalar(value.item(), where)
     if isinstance(value, (bool, int, str)) or value is None:
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ParameterError(parameter=where, value=value, rule="must be finite")
         return value
-    if isinstance(value, np.generic):
-        return _check_scalar(value.item(), where)
     raise ParameterError(
         parameter=where,
         value=value,
@@ -532,9 +532,12 @@ class FigureSpec:
     x_log: bool = False
     y_log: bool = False
     title: str = ""
+    #: What the shaded bands around measured series are (legend text).
+    band_label: str = "95% CI of the mean"
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "band_label": self.band_label,
             "x_label": self.x_label,
             "y_label": self.y_label,
             "x_log": self.x_log,
@@ -596,11 +599,12 @@ class Verdict:
             "reason": self.reason,
             "predicted": self.predicted,
             "measured": self.measured,
-            "ci": None if self.ci is None else [float(self.ci[0]), float(self.ci[1])],
+            "ci": None if self.ci is None else [_json_float(self.ci[0]), _json_float(self.ci[1])],
             "numbers": {k: _json_float(v) for k, v in self.numbers.items()},
             "table": [{k: _json_value(v) for k, v in row.items()} for row in self.table],
-            "figure": None if self.figure is None else self.figure.to_dict(),
-            "counterexample": self.counterexample,
+            # figures may pad intervals with NaN (e.g. points a fit skipped): strict JSON too
+            "figure": None if self.figure is None else _json_value(self.figure.to_dict()),
+            "counterexample": _json_value(self.counterexample),
         }
 
 

@@ -60,6 +60,11 @@ __all__ = [
 ]
 
 
+#: Fewest replicates per point a bootstrap criterion accepts (besides 1, a deterministic point):
+#: with 2–7 replicates the percentile bootstrap under-covers badly.
+MIN_BOOTSTRAP_REPLICATES = 8
+
+
 def _check_level(level: float) -> float:
     if not isinstance(level, (int, float)) or not 0.5 <= level < 1:
         raise ParameterError(parameter="level", value=level, rule="must be in [0.5, 1)")
@@ -111,6 +116,8 @@ class Criterion(abc.ABC):
     min_points: int = 1
     #: Minimum replicates per point (e.g. 2 for statements about an expectation).
     min_replicates: int = 1
+    #: True for criteria whose interval is a bootstrap over replicates.
+    bootstrap: bool = False
 
     def check_sweep(self, sweep: Sweep, *, where: str = "sweep") -> None:
         """Refuse a sweep this criterion cannot judge (raises ParameterError)."""
@@ -138,6 +145,14 @@ class Criterion(abc.ABC):
                 parameter=where,
                 value=sweep.replicates,
                 rule=f"{type(self).__name__} needs at least {self.min_replicates} replicates",
+            )
+        if self.bootstrap and 1 < sweep.replicates < MIN_BOOTSTRAP_REPLICATES:
+            raise ParameterError(
+                parameter=where,
+                value=sweep.replicates,
+                rule=f"{type(self).__name__} resamples replicates: use 1 (a deterministic "
+                f"experiment) or at least {MIN_BOOTSTRAP_REPLICATES} (fewer make the percentile "
+                "bootstrap interval too narrow)",
             )
 
     @abc.abstractmethod
@@ -293,6 +308,7 @@ class _BoundHolds(Criterion):
                     index = int(np.argmax(excess - tolerance))
                     score = float(excess[index] - tolerance[index])
                     mean_ci = stats.mean_ci(measured, level=self.level)
+                    decision = (math.nan, math.nan)
                 else:
                     ci = stats.mean_ci(excess, level=per_point_level)
                     tol = float(self.rtol * np.abs(bound).mean())
@@ -306,6 +322,7 @@ class _BoundHolds(Criterion):
                     index = int(np.argmax(excess))
                     score = float(ci.low)
                     mean_ci = stats.mean_ci(measured, level=self.level)
+                    decision = (self.side * ci.low, self.side * ci.high)
                 outcomes.append(outcome)
                 if worst is None or score > worst[0]:
                     worst = (score, point, index, float(measured[index]), float(bound[index]))
@@ -318,16 +335,26 @@ class _BoundHolds(Criterion):
                         "measured": mean_ci.mean,
                         "ci_low": mean_ci.low,
                         "ci_high": mean_ci.high,
+                        "min": float(measured.min()),
+                        "max": float(measured.max()),
                         "bound": bound_mean,
                         "ratio": ratio,
+                        # the interval the decision used: mean of y − bound at the Bonferroni
+                        # level (over="mean" only)
+                        "excess_ci_low": min(decision),
+                        "excess_ci_high": max(decision),
                         "outcome": outcome,
                     }
                 )
                 if axis:
                     xs.append(float(point.params[axis]))
                     means.append(mean_ci.mean)
-                    lows.append(mean_ci.low)
-                    highs.append(mean_ci.high)
+                    if self.over == "every":  # a statement on every replicate: show their range
+                        lows.append(float(measured.min()))
+                        highs.append(float(measured.max()))
+                    else:
+                        lows.append(mean_ci.low)
+                        highs.append(mean_ci.high)
                     bounds_mean.append(bound_mean)
             if axis:
                 group = _group_label(key)
@@ -375,6 +402,11 @@ class _BoundHolds(Criterion):
                 x_log=_log_friendly([float(p.params[axis]) for p in data.points]),
                 y_log=all_positive,
                 title=f"{self.y} {self.relation} {self.source.label}",
+                band_label=(
+                    "range of the replicates"
+                    if self.over == "every"
+                    else f"{self.level:.0%} CI of the mean"
+                ),
             )
         return Verdict(
             outcome,
@@ -513,6 +545,7 @@ class RateExponent(Criterion):
     """
 
     min_points = 3
+    bootstrap = True
 
     def __init__(
         self,
@@ -571,7 +604,9 @@ class RateExponent(Criterion):
         lo_band, hi_band = self.expected - self.band, self.expected + self.band
         outcomes, reasons, rows, series = [], [], [], []
         fits: list[stats.SlopeCI] = []
-        for index, (key, curve) in enumerate(self._curves(data)):
+        curves = self._curves(data)
+        curve_level = stats.bonferroni(self.level, len(curves))
+        for index, (key, curve) in enumerate(curves):
             pts = [p for p in curve.points if self.x_min is None or p.params[x] >= self.x_min]
             if len(pts) < self.min_points:
                 raise ParameterError(
@@ -586,7 +621,7 @@ class RateExponent(Criterion):
                 xs,
                 samples,
                 n_resamples=self.n_resamples,
-                level=self.level,
+                level=curve_level,
                 seed=np.random.SeedSequence([seed, index]),
             )
             fits.append(fit)
@@ -717,6 +752,7 @@ class Crossing(Criterion):
     """
 
     min_points = 3
+    bootstrap = True
 
     def __init__(
         self,
@@ -754,7 +790,11 @@ class Crossing(Criterion):
         self.n_resamples = n_resamples
 
     def describe(self) -> str:
-        where = "" if self.expected is None else f" at {self.expected} (×/÷ {_fmt(self.factor)})"
+        where = (
+            ""
+            if self.expected is None
+            else f" at {self._expected_text()} (×/÷ {_fmt(self.factor)})"
+        )
         return f"{self.a} and {self.b} cross along {self.x}{where}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -773,8 +813,10 @@ class Crossing(Criterion):
     def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
         x = self._required_x()
         outcomes, reasons, rows, series = [], [], [], []
-        first = None
-        for index, (key, curve) in enumerate(self._curves(data)):
+        estimates: list[stats.CrossingEstimate] = []
+        curves = self._curves(data)
+        curve_level = stats.bonferroni(self.level, len(curves))
+        for index, (key, curve) in enumerate(curves):
             xs = curve.param(x).astype(float)
             a = [np.asarray(p[self.a], dtype=float) for p in curve.points]
             b = [np.asarray(p[self.b], dtype=float) for p in curve.points]
@@ -783,15 +825,17 @@ class Crossing(Criterion):
                 a,
                 b,
                 n_resamples=self.n_resamples,
-                level=self.level,
+                level=curve_level,
                 seed=np.random.SeedSequence([seed, index]),
             )
-            first = first or est
+            estimates.append(est)
             expected = self._expected(curve)
             label = _group_label(key)
-            if est.fraction_without_crossing >= self.level:
+            if est.fraction_without_crossing >= curve_level:
                 outcome, why = VIOLATED, "the curves do not cross in the grid"
-            elif self.direction and est.found and est.direction != self.direction:
+            elif (
+                self.direction and est.found and not est.ci_open and est.direction != self.direction
+            ):
                 outcome, why = VIOLATED, f"they cross the other way ({est.direction})"
             elif not est.found or est.ci_open:
                 outcome, why = INCONCLUSIVE, "the data cannot locate the crossing"
@@ -835,12 +879,36 @@ class Crossing(Criterion):
                         f"{label} {name}".strip(),
                     )
                 )
-        assert first is not None
+            span = [v for c in (a, b) for v in (min(map(np.mean, c)), max(map(np.mean, c)))]
+            y_span = (float(min(span)), float(max(span)))
+            if math.isfinite(est.x):
+                series.append(
+                    Series(
+                        f"measured crossing {_fmt(est.x)}",
+                        (est.x, est.x),
+                        y_span,
+                        "fit",
+                        group=label,
+                    )
+                )
+            if expected is not None:
+                series.append(
+                    Series(
+                        f"predicted crossing {_fmt(expected)}",
+                        (expected, expected),
+                        y_span,
+                        "reference",
+                        group=label,
+                    )
+                )
         outcome = combine_outcomes(outcomes)
+        # summarise the curve that decided the outcome (the first violated / inconclusive one)
+        first = estimates[outcomes.index(outcome)]
         return Verdict(
             outcome,
             "; ".join(reasons),
-            predicted="crossing" + ("" if self.expected is None else f" at {self.expected}"),
+            predicted="crossing"
+            + ("" if self.expected is None else f" at {self._expected_text()}"),
             measured=f"crossing at {_fmt(first.x)}",
             ci=None if first.ci_open else (first.low, first.high),
             numbers={"crossing": first.x, "ci_low": first.low, "ci_high": first.high},
@@ -853,6 +921,11 @@ class Crossing(Criterion):
                 y_log=all(v > 0 for s in series for v in s.y),
                 title=f"{self.a} vs {self.b}",
             ),
+        )
+
+    def _expected_text(self) -> str:
+        return (
+            _fmt(self.expected) if isinstance(self.expected, (int, float)) else str(self.expected)
         )
 
     def _expected(self, curve: Measurements) -> float | None:
@@ -940,7 +1013,11 @@ class Identity(Criterion):
                 diff = a - b
                 tol = self.atol + self.rtol * np.abs(b)
                 if self.over == "every":
-                    ratio = np.abs(diff) / tol
+                    # |diff| / tol, with 0/0 = 0 (exact equality, zero tolerance) and x/0 = inf
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        ratio = np.where(
+                            tol > 0, np.abs(diff) / tol, np.where(diff == 0, 0.0, np.inf)
+                        )
                     index = int(np.argmax(ratio))
                     outcome = VIOLATED if ratio[index] > 1 else HOLDS
                     score = float(ratio[index])
@@ -954,7 +1031,8 @@ class Identity(Criterion):
                     else:
                         outcome = INCONCLUSIVE
                     index = int(np.argmax(np.abs(diff)))
-                    score = float(max(abs(ci.low), abs(ci.high)) / t)
+                    reach = max(abs(ci.low), abs(ci.high))
+                    score = reach / t if t > 0 else (0.0 if reach == 0 else math.inf)
                 outcomes.append(outcome)
                 if worst is None or score > worst[0]:
                     worst = (score, point, index, float(a[index]), float(b[index]))

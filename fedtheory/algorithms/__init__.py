@@ -1,0 +1,18 @@
+"""Algorithms as functions ``(instance, *, hyperparameters, seed) -> Run`` (DESIGN §3).
+
+Loops run in private numba kernels (``_kernels.py``, compiled with :func:`fedtheory._jit.njit`);
+the public functions validate inputs, own the randomness and raise
+:class:`~fedtheory.errors.DivergenceError` on non-finite iterates.
+"""
+
+from __future__ import annotations
+
+from fedtheory.algorithms.gradient_descent import (
+    GDRun,
+    SGDRun,
+    gradient_descent,
+    inexact_errors,
+    sgd_projected,
+)
+
+__all__ = ["GDRun", "SGDRun", "gradient_descent", "inexact_errors", "sgd_projected"]

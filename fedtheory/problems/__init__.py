@@ -1,0 +1,27 @@
+"""Synthetic problems with known constants and optima (DESIGN §3).
+
+Every generator returns a frozen dataclass whose constants (smoothness, strong convexity, noise
+second moments) are computed from the data, and a test checks each against its definition.
+"""
+
+from __future__ import annotations
+
+from fedtheory.problems.quadratic import (
+    IsotropicQuadratic,
+    QuadraticInstance,
+    TwoEigenvalueQuadratic,
+    haar_orthogonal,
+    isotropic_quadratic,
+    random_quadratic,
+    two_eigenvalue_quadratic,
+)
+
+__all__ = [
+    "IsotropicQuadratic",
+    "QuadraticInstance",
+    "TwoEigenvalueQuadratic",
+    "haar_orthogonal",
+    "isotropic_quadratic",
+    "random_quadratic",
+    "two_eigenvalue_quadratic",
+]
