@@ -87,6 +87,10 @@ MEASURED_STYLE: dict[str, Any] = {
 REFERENCE_STYLE: dict[str, Any] = {"linestyle": "-", "linewidth": 0.8}
 
 
+#: Legends with more entries than this are drawn below the axes instead of inside them.
+LEGEND_INSIDE_MAX = 4
+
+
 def new_figure(figsize: tuple[float, float] = (6.0, 4.0), dpi: float = 110) -> tuple[Figure, Axes]:
     """A figure with an Agg canvas and one axes, independent of ``pyplot``.
 
@@ -376,8 +380,22 @@ def figure_from_spec(
     if any(s.role == "measured" and s.low is not None and s.high is not None for s in spec.series):
         handles.append(Patch(color=REFERENCE_COLOR, alpha=0.3, linewidth=0))
         labels.append(getattr(spec, "band_label", "") or "confidence band")
-    if handles:
-        ax.legend(handles, labels, fontsize=7, ncols=2 if len(handles) > 6 else 1, framealpha=0.8)
+    if len(handles) > LEGEND_INSIDE_MAX:
+        # many curves: the legend goes below the axes, where it cannot hide data
+        rows = -(-len(handles) // 2)
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(width, height + 0.17 * rows)
+        ax.legend(
+            handles,
+            labels,
+            fontsize=7,
+            ncols=2,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.14),
+            frameon=False,
+        )
+    elif handles:
+        ax.legend(handles, labels, fontsize=7, framealpha=0.8)
     if not ax.has_data():
         ax.text(0.5, 0.5, "no finite data to show", transform=ax.transAxes, ha="center")
     note_hidden(ax, hidden, log=x_log or y_log)

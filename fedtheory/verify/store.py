@@ -31,12 +31,13 @@ Properties the runner relies on:
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import fnmatch
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +232,18 @@ class ResultStore:
 
     # -- writing -----------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Callable[[], int]]:
+        """One write transaction (rolled back on any exception); yields a row-change counter."""
+        self._db.execute("BEGIN IMMEDIATE")
+        before = self._db.total_changes
+        try:
+            yield lambda: self._db.total_changes - before
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
     def put(self, records: Sequence[Mapping[str, Any]], *, replace: bool = False) -> int:
         """Store records (dicts with the columns above; params/outputs as objects).
 
@@ -258,30 +271,16 @@ class ResultStore:
             for r in records
         ]
         marks = ",".join("?" * len(_COLUMNS))
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            before = self._db.total_changes
+        with self._transaction() as changes:
             self._db.executemany(f"{verb} INTO results VALUES ({marks})", values)
-            written = self._db.total_changes - before
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        return written
+        return changes()
 
     def clear(self, claims: str | None = None) -> int:
         """Delete the rows of claims matching the glob (all rows without one); returns the count."""
         ids = [row["claim"] for row in self.summary(claims)]
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            before = self._db.total_changes
+        with self._transaction() as changes:
             for start in range(0, len(ids), _CHUNK):
                 chunk = ids[start : start + _CHUNK]
                 marks = ",".join("?" * len(chunk))
                 self._db.execute(f"DELETE FROM results WHERE claim IN ({marks})", chunk)
-            removed = self._db.total_changes - before
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        return removed
+        return changes()

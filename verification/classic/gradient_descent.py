@@ -19,7 +19,6 @@ import numpy as np
 
 from fedtheory import bounds
 from fedtheory.algorithms import gradient_descent, inexact_errors
-from fedtheory.bounds import Citation
 from fedtheory.problems import random_quadratic, two_eigenvalue_quadratic
 from fedtheory.verify import Claim, Identity, Sweep, UpperBoundHolds
 
@@ -47,7 +46,7 @@ def gd_gap(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 gd_linear_rate = Claim(
     id="classic/gd/linear-rate",
-    source=Citation("classic", "GD, linear rate in function value"),
+    source=bounds.get("classic.gd.strongly-convex").source,
     statement=(
         "Gradient descent with step 1/L on an L-smooth, μ-strongly convex function satisfies "
         "f(x_T) − f* ≤ (1 − μ/L)^T (f(x_0) − f*) for every start and every T."
@@ -96,7 +95,7 @@ def gd_distance_worst_case(params: dict[str, Any], seed: int) -> dict[str, float
 
 gd_distance_attained = Claim(
     id="classic/gd/distance-rate-attained",
-    source=Citation("classic", "GD, linear rate in distance"),
+    source=bounds.get("classic.gd.strongly-convex.distance").source,
     statement=(
         "With step 2/(μ + L) the squared distance contracts by ((L − μ)/(L + μ))² per step, and "
         "the rate is exact: on diag(μ, L) from a start with both eigen-components it is attained "
@@ -139,7 +138,7 @@ def inexact_gd_gap(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 inexact_gd_measured = Claim(
     id="classic/inexact-gd/measured-errors",
-    source=Citation("classic", "inexact GD with step 1/L"),
+    source=bounds.get("classic.inexact-gd").source,
     statement=(
         "Gradient descent with step 1/L and gradient errors e_k satisfies f(x_S) − f* ≤ "
         "(1 − μ/L)^S Δ0 + Σ_k (1 − μ/L)^{S−k} ‖e_k‖²/(2L), evaluated on the errors that "
@@ -187,7 +186,7 @@ def inexact_gd_floor(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 inexact_gd_bounded = Claim(
     id="classic/inexact-gd/bounded-errors",
-    source=Citation("classic", "inexact GD with ‖e_k‖² ≤ ε²"),
+    source=bounds.get("classic.inexact-gd.bounded-errors").source,
     statement=(
         "With every squared gradient error at most ε², inexact GD converges linearly to the "
         "floor ε²/(2μ): f(x_S) − f* ≤ (1 − μ/L)^S Δ0 + ε²(1 − (1 − μ/L)^S)/(2μ)."
