@@ -207,7 +207,7 @@ def _wait_for_rows(store: Path, minimum: int, timeout: float) -> int:
 
 @pytest.mark.slow
 def test_sigkill_then_resume_gives_the_uninterrupted_verdicts(tmp_path: Path) -> None:
-    claims = write_claims(tmp_path / "claims", sleep=0.02)
+    claims = write_claims(tmp_path / "claims", sleep=0.1)
     store = tmp_path / "killed.sqlite"
     args = [
         *FEDTHEORY,
@@ -492,3 +492,46 @@ def test_exit_code_1_when_a_claim_does_not_meet_its_expectation(tmp_path: Path) 
     )
     assert done.returncode == 1
     assert "1 failed" in done.stdout
+
+
+@pytest.mark.slow
+def test_ctrl_c_keeps_finished_work_and_exits_130(tmp_path: Path) -> None:
+    claims = write_claims(tmp_path / "claims", sleep=0.1)
+    store = tmp_path / "s.sqlite"
+    proc = subprocess.Popen(
+        [
+            *FEDTHEORY,
+            "verify",
+            str(claims),
+            "--profile",
+            "smoke",
+            "--workers",
+            "2",
+            "--store",
+            str(store),
+            "--report",
+            str(tmp_path / "r"),
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        _wait_for_rows(store, 6, timeout=60)
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends to the foreground group
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == [
+        f"interrupted: finished replicates are kept in {store}; rerun to resume"
+    ]
+    with ResultStore(store) as db:
+        kept = db.count()
+        assert db.integrity_check() == "ok"
+    resumed = verify([claims], profile="smoke", store=store, workers=2)
+    assert sum(r.n_cached for r in resumed.results) == kept
+    assert sum(r.n_cached + r.n_computed for r in resumed.results) == 40
