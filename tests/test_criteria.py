@@ -891,3 +891,51 @@ def test_bootstrap_criteria_refuse_too_few_replicates():
         crit.check_sweep(Sweep(grid={"T": [1, 2, 3]}, replicates=MIN_BOOTSTRAP_REPLICATES))
         with pytest.raises(ParameterError, match="at least 8"):
             crit.check_sweep(Sweep(grid={"T": [1, 2, 3]}, replicates=3))
+
+
+# --------------------------------------------------------------------------- Crossing scaling
+
+
+def scaling_rows(ns, *, replicates=1, noise=0.0, seed=0):
+    """a = log x − ½ log n, b = 0: the curves cross exactly at x* = √n (linear in log x)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for n in ns:
+        for x in np.logspace(-1, 3, 9):
+            a = np.log(x) - 0.5 * np.log(n) + noise * rng.standard_normal(replicates)
+            rows.append(({"n": n, "x": float(x)}, {"a": a, "b": np.zeros(replicates)}))
+    return make_measurements("classic/t/scaling", ("n", "x"), rows)
+
+
+def test_crossing_scaling_exact_power_law_holds_and_a_wrong_exponent_is_violated():
+    data = scaling_rows([1, 100, 10000])
+    verdict = Crossing("x", "a", "b", scaling=("n", 0.5), n_resamples=400).judge(data)
+    assert verdict.outcome == HOLDS
+    assert verdict.numbers["scaling_slope"] == pytest.approx(0.5, abs=1e-12)
+    assert verdict.numbers["scaling_ci_low"] == pytest.approx(0.5, abs=1e-12)
+    wrong = Crossing("x", "a", "b", scaling=("n", 1.0), n_resamples=400).judge(data)
+    assert wrong.outcome == VIOLATED and "outside the band" in wrong.reason
+
+
+def test_crossing_scaling_with_noise_covers_the_true_exponent():
+    data = scaling_rows([1, 10, 100, 1000], replicates=40, noise=0.3, seed=1)
+    crit = Crossing("x", "a", "b", scaling=("n", 0.5), scaling_band=0.15, n_resamples=600)
+    verdict = crit.judge(data, seed=3)
+    low, high = verdict.numbers["scaling_ci_low"], verdict.numbers["scaling_ci_high"]
+    assert low < 0.5 < high and high - low < 0.3
+    assert verdict.outcome == HOLDS
+    tight = Crossing("x", "a", "b", scaling=("n", 0.5), scaling_band=0.001, n_resamples=600)
+    assert tight.judge(data, seed=3).outcome == INCONCLUSIVE
+
+
+def test_crossing_scaling_needs_the_right_sweep():
+    crit = Crossing("x", "a", "b", scaling=("n", 0.5))
+    crit.check_sweep(Sweep(grid={"n": [1, 10, 100], "x": [1, 2, 3]}))
+    with pytest.raises(ParameterError, match="exactly 'x' and 'n' varied"):
+        crit.check_sweep(Sweep(grid={"x": [1, 2, 3]}, fixed={"n": 1}))
+    with pytest.raises(ParameterError, match="at least 3 positive"):
+        crit.check_sweep(Sweep(grid={"n": [1, 10], "x": [1, 2, 3]}))
+    with pytest.raises(ParameterError, match="scaling"):
+        Crossing("x", "a", "b", scaling=("x", 0.5))
+    with pytest.raises(ParameterError, match="scaling"):
+        Crossing("x", "a", "b", scaling="n")  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
+from fedtheory import stats
 from fedtheory.errors import ParameterError
 from fedtheory.stats import (
     BootstrapCI,
@@ -644,3 +645,16 @@ def test_results_are_json_able_with_one_line_str() -> None:
         assert set(encoded) == set(asdict(result))
         with pytest.raises(AttributeError):
             result.level = 0.5
+
+
+def test_crossing_draws_are_the_resamples_behind_find_crossing() -> None:
+    rng = np.random.default_rng(5)
+    x = np.logspace(0, 2, 7)
+    a = [3.0 - np.log(xi) + 0.3 * rng.standard_normal(30) for xi in x]
+    b = [np.full(30, 1.0) + 0.3 * rng.standard_normal(30) for _ in x]
+    est = stats.find_crossing(x, a, b, n_resamples=500, level=0.9, seed=11)
+    draws = stats.crossing_draws(x, a, b, n_resamples=500, seed=11)
+    assert draws.shape == (500,) and np.isfinite(draws).all()
+    low, high = np.exp(np.quantile(np.log(draws), [0.05, 0.95]))
+    assert (low, high) == pytest.approx((est.low, est.high), rel=1e-12)
+    assert not np.array_equal(draws, stats.crossing_draws(x, a, b, n_resamples=500, seed=12))

@@ -749,6 +749,17 @@ class Crossing(Criterion):
     direction
         ``"a-below-b-after"`` (a starts above b and ends below) or ``"a-above-b-after"``;
         optional.
+    scaling
+        ``(name, exponent)``: the prediction that the crossing scales like ``name**exponent``
+        across the curves (the sweep must vary exactly ``x`` and ``name``, with at least three
+        values of ``name``). The log-log slope of the crossings against ``name`` gets a
+        bootstrap interval (each curve's crossing resampled as in ``find_crossing``; a
+        resample counts only if every curve crosses in it). *Holds* when the interval lies in
+        ``exponent ± scaling_band``, *violated* when it misses that band, *inconclusive*
+        otherwise or when the crossings cannot all be located. Combined with the per-curve
+        checks above.
+    scaling_band
+        Half-width of the tolerance band of the scaling exponent.
     """
 
     min_points = 3
@@ -763,12 +774,37 @@ class Crossing(Criterion):
         expected: float | str | None = None,
         factor: float = 2.0,
         direction: Literal["a-below-b-after", "a-above-b-after"] | None = None,
+        scaling: tuple[str, float] | None = None,
+        scaling_band: float = 0.1,
         level: float = 0.95,
         n_resamples: int = 2000,
     ) -> None:
         self.x = _check_name(x, "x")
         self.a = _check_name(a, "a")
         self.b = _check_name(b, "b")
+        if scaling is not None:
+            if (
+                not isinstance(scaling, tuple)
+                or len(scaling) != 2
+                or not isinstance(scaling[1], (int, float))
+                or not math.isfinite(scaling[1])
+            ):
+                raise ParameterError(
+                    parameter="scaling", value=scaling, rule="must be (parameter name, exponent)"
+                )
+            scaling = (_check_name(scaling[0], "scaling"), float(scaling[1]))
+            if scaling[0] == self.x:
+                raise ParameterError(
+                    parameter="scaling",
+                    value=scaling,
+                    rule=f"must name a parameter other than {x!r}",
+                )
+        self.scaling = scaling
+        if not isinstance(scaling_band, (int, float)) or not 0 < scaling_band < 10:
+            raise ParameterError(
+                parameter="scaling_band", value=scaling_band, rule="must be in (0, 10)"
+            )
+        self.scaling_band = float(scaling_band)
         if expected is not None and not isinstance(expected, (str, int, float)):
             raise ParameterError(parameter="expected", value=expected, rule="number or name")
         if isinstance(expected, (int, float)) and not expected > 0:
@@ -795,7 +831,34 @@ class Crossing(Criterion):
             if self.expected is None
             else f" at {self._expected_text()} (×/÷ {_fmt(self.factor)})"
         )
-        return f"{self.a} and {self.b} cross along {self.x}{where}"
+        scaling = (
+            ""
+            if self.scaling is None
+            else f", crossing ∝ {self.scaling[0]}^{_fmt(self.scaling[1])} ± "
+            f"{_fmt(self.scaling_band)}"
+        )
+        return f"{self.a} and {self.b} cross along {self.x}{where}{scaling}"
+
+    def check_sweep(self, sweep: Sweep, *, where: str = "sweep") -> None:
+        super().check_sweep(sweep, where=where)
+        if self.scaling is None:
+            return
+        by = self.scaling[0]
+        if set(sweep.varied) != {self.x, by}:
+            raise ParameterError(
+                parameter=where,
+                value=list(sweep.varied),
+                rule=f"Crossing with scaling needs exactly {self.x!r} and {by!r} varied",
+            )
+        values = {p[by] for p in sweep.points()}
+        if len(values) < 3 or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in values
+        ):
+            raise ParameterError(
+                parameter=where,
+                value=sorted(values, key=str),
+                rule=f"the scaling parameter {by!r} needs at least 3 positive numeric values",
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -806,6 +869,8 @@ class Crossing(Criterion):
             "expected": self.expected,
             "factor": self.factor,
             "direction": self.direction,
+            "scaling": None if self.scaling is None else list(self.scaling),
+            "scaling_band": self.scaling_band,
             "level": self.level,
             "n_resamples": self.n_resamples,
         }
@@ -814,21 +879,30 @@ class Crossing(Criterion):
         x = self._required_x()
         outcomes, reasons, rows, series = [], [], [], []
         estimates: list[stats.CrossingEstimate] = []
+        draws: list[np.ndarray] = []
+        by_values: list[float] = []
         curves = self._curves(data)
         curve_level = stats.bonferroni(self.level, len(curves))
         for index, (key, curve) in enumerate(curves):
             xs = curve.param(x).astype(float)
             a = [np.asarray(p[self.a], dtype=float) for p in curve.points]
             b = [np.asarray(p[self.b], dtype=float) for p in curve.points]
+            curve_seed = np.random.SeedSequence([seed, index])
             est = stats.find_crossing(
-                xs,
-                a,
-                b,
-                n_resamples=self.n_resamples,
-                level=curve_level,
-                seed=np.random.SeedSequence([seed, index]),
+                xs, a, b, n_resamples=self.n_resamples, level=curve_level, seed=curve_seed
             )
             estimates.append(est)
+            if self.scaling is not None:
+                draws.append(
+                    stats.crossing_draws(
+                        xs,
+                        a,
+                        b,
+                        n_resamples=self.n_resamples,
+                        seed=np.random.SeedSequence([seed, index]),
+                    )
+                )
+                by_values.append(float(key[self.scaling[0]]))
             expected = self._expected(curve)
             label = _group_label(key)
             if est.fraction_without_crossing >= curve_level:
@@ -901,9 +975,26 @@ class Crossing(Criterion):
                         group=label,
                     )
                 )
+        numbers: dict[str, float] = {}
+        scaling_ci = None
+        if self.scaling is not None:
+            scaling_outcome, why, slope, scaling_ci = self._judge_scaling(
+                estimates, draws, by_values
+            )
+            outcomes.append(scaling_outcome)
+            reasons.append(why)
+            numbers.update(
+                {
+                    "scaling_slope": slope,
+                    "scaling_ci_low": scaling_ci[0],
+                    "scaling_ci_high": scaling_ci[1],
+                }
+            )
         outcome = combine_outcomes(outcomes)
         # summarise the curve that decided the outcome (the first violated / inconclusive one)
-        first = estimates[outcomes.index(outcome)]
+        deciding = outcomes.index(outcome)
+        first = estimates[deciding] if deciding < len(estimates) else estimates[0]
+        numbers = {"crossing": first.x, "ci_low": first.low, "ci_high": first.high, **numbers}
         return Verdict(
             outcome,
             "; ".join(reasons),
@@ -911,7 +1002,7 @@ class Crossing(Criterion):
             + ("" if self.expected is None else f" at {self._expected_text()}"),
             measured=f"crossing at {_fmt(first.x)}",
             ci=None if first.ci_open else (first.low, first.high),
-            numbers={"crossing": first.x, "ci_low": first.low, "ci_high": first.high},
+            numbers=numbers,
             table=tuple(rows),
             figure=FigureSpec(
                 x_label=x,
@@ -922,6 +1013,41 @@ class Crossing(Criterion):
                 title=f"{self.a} vs {self.b}",
             ),
         )
+
+    def _judge_scaling(
+        self,
+        estimates: list[stats.CrossingEstimate],
+        draws: list[np.ndarray],
+        by_values: list[float],
+    ) -> tuple[str, str, float, tuple[float, float]]:
+        assert self.scaling is not None
+        name, expected = self.scaling
+        lo_band, hi_band = expected - self.scaling_band, expected + self.scaling_band
+        u = np.log(np.asarray(by_values))
+        prefix = f"crossing ∝ {name}^{_fmt(expected)}: "
+        if not all(e.found for e in estimates):
+            return INCONCLUSIVE, prefix + "not every curve crosses", math.nan, (math.nan, math.nan)
+        slope = stats.fit_power_law(by_values, [e.x for e in estimates]).exponent
+        table = np.log(np.column_stack(draws))  # (resamples, curves); NaN: no crossing
+        complete = np.isfinite(table).all(axis=1)
+        if complete.mean() < self.level:
+            return (
+                INCONCLUSIVE,
+                prefix + f"only {complete.mean():.0%} of the resamples locate every crossing",
+                slope,
+                (math.nan, math.nan),
+            )
+        v = table[complete]
+        uc = u - u.mean()
+        slopes = (v - v.mean(axis=1, keepdims=True)) @ uc / (uc @ uc)
+        tail = (1 - self.level) / 2
+        low, high = (float(q) for q in np.quantile(slopes, [tail, 1 - tail]))
+        text = f"slope {_fmt(slope, 4)} [{_fmt(low, 4)}, {_fmt(high, 4)}]"
+        if high < lo_band or low > hi_band:
+            return VIOLATED, prefix + text + " — outside the band", slope, (low, high)
+        if lo_band <= low and high <= hi_band:
+            return HOLDS, prefix + text + " — inside the band", slope, (low, high)
+        return INCONCLUSIVE, prefix + text + " — wider than the band", slope, (low, high)
 
     def _expected_text(self) -> str:
         return (
