@@ -4,7 +4,8 @@ A theorem becomes a symbolic :class:`~fedtheory.bounds.Bound` you can evaluate, 
 take rates from and intersect with another bound; a prediction of a theorem becomes a falsifiable
 claim checked on synthetic federated problems.
 
-Subpackages are imported on first use (``fedtheory.bounds`` pulls in sympy)::
+Subpackages (``bounds``, ``problems``, ``algorithms``, ``stats``, ``verify``) are imported on
+first use (``fedtheory.bounds`` pulls in sympy, ``fedtheory.algorithms`` numba)::
 
     >>> from fedtheory import bounds
     >>> bounds.get("classic.gd.strongly-convex").evaluate(L=10, mu=1, T=1, Delta0=1)
@@ -19,9 +20,17 @@ from typing import Any
 from fedtheory import errors
 from fedtheory._version import __version__
 
-__all__ = ["__version__", "bounds", "errors"]
+__all__ = [
+    "__version__",
+    "algorithms",
+    "bounds",
+    "errors",
+    "problems",
+    "stats",
+    "verify",
+]
 
-_LAZY_SUBMODULES = {"bounds"}
+_LAZY_SUBMODULES = {"algorithms", "bounds", "problems", "stats", "verify"}
 
 
 def __getattr__(name: str) -> Any:

@@ -126,8 +126,8 @@ class Sweep:
     >>> s = Sweep(grid={"T": [10, 100]}, fixed={"d": 5}, replicates=3)
     >>> s.points()
     ({'d': 5, 'T': 10}, {'d': 5, 'T': 100})
-    >>> s.varied, s.n_tasks_hint
-    (('T',), 2)
+    >>> s.varied
+    ('T',)
     """
 
     grid: Mapping[str, Sequence[Any]] = field(default_factory=dict)
@@ -235,11 +235,6 @@ class Sweep:
                 for combo in itertools.product(*self.grid.values())
             )
         return tuple({**self.fixed, **v} for v in varied)
-
-    @property
-    def n_tasks_hint(self) -> int:
-        """Number of tasks with the default blocking (one per point)."""
-        return len(self.points())
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data description (for the catalog and verdicts.json)."""

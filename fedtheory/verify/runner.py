@@ -293,6 +293,7 @@ def verify(
                 scheduler=scheduler,
             )
         description = runner.description if runner is not None else "none (all cached)"
+        n_workers = runner.workers if runner is not None else None
         try:
             if total:
                 assert runner is not None
@@ -322,6 +323,7 @@ def verify(
         "profile": profile,
         "seed": base_seed,
         "executor": description,
+        "workers": n_workers,
         "store": str(store),
         "paths": [str(p) for p in paths] or ["verification"],
         "claims": claims,
