@@ -17,13 +17,8 @@ from fedtheory import bounds
 from fedtheory.bounds import Citation
 from fedtheory.errors import ParameterError
 from fedtheory.verify import report
-from fedtheory.verify.claim import ClaimResult, FigureSpec, Series, Sweep, Verdict
-
-try:  # the real Claim needs a criterion; fall back to a duck-typed claim without one
-    from fedtheory.verify.claim import Claim
-    from fedtheory.verify.criteria import Criterion
-except ImportError:  # pragma: no cover - only while criteria.py is being written
-    Criterion = None  # type: ignore[assignment,misc]
+from fedtheory.verify.claim import Claim, ClaimResult, FigureSpec, Series, Sweep, Verdict
+from fedtheory.verify.criteria import Criterion
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SCRIPT = "<script>alert('x')</script> & a < b"
@@ -34,50 +29,17 @@ def experiment(params: dict[str, Any], seed: int) -> dict[str, float]:
     return {"y": float(seed)}
 
 
-if Criterion is not None:
+class StandIn(Criterion):
+    """A criterion that only describes itself."""
 
-    class StandIn(Criterion):
-        """A criterion that only describes itself."""
+    def judge(self, data: Any, *, seed: int = 0) -> Verdict:
+        raise NotImplementedError
 
-        def judge(self, data: Any, *, seed: int = 0) -> Verdict:
-            raise NotImplementedError
+    def describe(self) -> str:
+        return "log-log slope of y in T within -1 ± 0.1"
 
-        def describe(self) -> str:
-            return "log-log slope of y in T within -1 ± 0.1"
-
-        def to_dict(self) -> dict[str, Any]:
-            return {"criterion": "StandIn"}
-
-
-class FakeClaim:
-    """Duck-typed claim with what the report reads."""
-
-    def __init__(self, id: str, source: Citation, statement: str, bound: Any, expect: str):
-        self.id, self.source, self.statement = id, source, statement
-        self.bound, self.expect, self.notes = bound, expect, "a note"
-        self.sweeps = {"smoke": SWEEP, "quick": SWEEP}
-
-    @property
-    def paper(self) -> str:
-        return self.id.split("/")[0]
-
-    def sweep(self, profile: str) -> Sweep:
-        return self.sweeps.get(profile, SWEEP)
-
-    def describe(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "paper": self.paper,
-            "source": self.source.short,
-            "citation": self.source.full,
-            "statement": self.statement,
-            "criterion": "log-log slope of y in T within -1 ± 0.1",
-            "criterion_spec": {"criterion": "StandIn"},
-            "bound": None if self.bound is None else self.bound.id,
-            "expect": self.expect,
-            "profiles": {p: self.sweep(p).to_dict() for p in ("smoke", "quick", "full")},
-            "notes": self.notes,
-        }
+    def to_dict(self) -> dict[str, Any]:
+        return {"criterion": "StandIn"}
 
 
 SWEEP = Sweep(grid={"T": [10, 100, 1000]}, fixed={"d": 5}, replicates=4)
@@ -85,8 +47,6 @@ SWEEP = Sweep(grid={"T": [10, 100, 1000]}, fixed={"d": 5}, replicates=4)
 
 def make_claim(id: str, where: str, statement: str, *, bound: Any = None, expect: str = "holds"):
     source = Citation(id.split("/")[0], where)
-    if Criterion is None:  # pragma: no cover
-        return FakeClaim(id, source, statement, bound, expect)
     return Claim(
         id=id,
         source=source,

@@ -111,6 +111,23 @@ def verdict_numbers(run) -> dict[str, tuple]:
     }
 
 
+def verify_args(
+    claims: str | Path, store: str | Path, report: str | Path, *extra: str
+) -> list[str]:
+    """``fedtheory verify`` on the smoke profile with its own store and report folder."""
+    return [
+        "verify",
+        str(claims),
+        "--profile",
+        "smoke",
+        "--store",
+        str(store),
+        "--report",
+        str(report),
+        *extra,
+    ]
+
+
 def cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*FEDTHEORY, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
@@ -168,16 +185,7 @@ def test_editing_the_experiment_module_invalidates_its_results(tmp_path: Path) -
     file.write_text(file.read_text() + "\n# an edit\n")
     # a fresh interpreter sees the edited file (the runner caches loaded modules per process)
     done = cli(
-        "verify",
-        str(claims),
-        "--profile",
-        "smoke",
-        "--claims",
-        "*/rate",
-        "--store",
-        str(store),
-        "--report",
-        str(tmp_path / "r"),
+        *verify_args(str(claims), str(store), str(tmp_path / "r"), "--claims", "*/rate"),
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
@@ -211,16 +219,7 @@ def test_sigkill_then_resume_gives_the_uninterrupted_verdicts(tmp_path: Path) ->
     store = tmp_path / "killed.sqlite"
     args = [
         *FEDTHEORY,
-        "verify",
-        str(claims),
-        "--profile",
-        "smoke",
-        "--workers",
-        "2",
-        "--store",
-        str(store),
-        "--report",
-        str(tmp_path / "r1"),
+        *verify_args(str(claims), str(store), str(tmp_path / "r1"), "--workers", "2"),
     ]
     proc = subprocess.Popen(
         args,
@@ -263,16 +262,7 @@ def test_two_concurrent_runs_on_one_store(tmp_path: Path) -> None:
         subprocess.Popen(
             [
                 *FEDTHEORY,
-                "verify",
-                str(claims),
-                "--profile",
-                "smoke",
-                "--workers",
-                "1",
-                "--store",
-                str(store),
-                "--report",
-                str(tmp_path / f"r{i}"),
+                *verify_args(str(claims), str(store), str(tmp_path / f"r{i}"), "--workers", "1"),
             ],
             cwd=tmp_path,
             stdout=subprocess.PIPE,
@@ -421,16 +411,7 @@ def test_cli_verify_catalog_and_results(tmp_path: Path) -> None:
     claims = write_claims(tmp_path / "claims")
     store = tmp_path / "s.sqlite"
     done = cli(
-        "verify",
-        str(claims),
-        "--profile",
-        "smoke",
-        "--workers",
-        "1",
-        "--store",
-        str(store),
-        "--report",
-        str(tmp_path / "report"),
+        *verify_args(str(claims), str(store), str(tmp_path / "report"), "--workers", "1"),
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
@@ -478,16 +459,9 @@ def test_exit_code_1_when_a_claim_does_not_meet_its_expectation(tmp_path: Path) 
     file = claims / "engine_claims.py"
     file.write_text(file.read_text().replace("expected=-1, band=0.35", "expected=-2, band=0.35"))
     done = cli(
-        "verify",
-        str(claims),
-        "--profile",
-        "smoke",
-        "--workers",
-        "1",
-        "--store",
-        str(tmp_path / "s.sqlite"),
-        "--report",
-        str(tmp_path / "r"),
+        *verify_args(
+            str(claims), str(tmp_path / "s.sqlite"), str(tmp_path / "r"), "--workers", "1"
+        ),
         cwd=tmp_path,
     )
     assert done.returncode == 1
@@ -501,16 +475,7 @@ def test_ctrl_c_keeps_finished_work_and_exits_130(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [
             *FEDTHEORY,
-            "verify",
-            str(claims),
-            "--profile",
-            "smoke",
-            "--workers",
-            "2",
-            "--store",
-            str(store),
-            "--report",
-            str(tmp_path / "r"),
+            *verify_args(str(claims), str(store), str(tmp_path / "r"), "--workers", "2"),
         ],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
