@@ -408,9 +408,9 @@ def curve(
 def test_rate_exact_power_law_is_exact():
     verdict = RateExponent("x", "y", expected=-1, n_resamples=400).judge(curve(lambda x: 3 / x))
     assert verdict.outcome == HOLDS
-    assert verdict.numbers["slope"] == pytest.approx(-1.0, abs=1e-12)
-    assert verdict.numbers["ci_low"] == verdict.numbers["ci_high"] == verdict.numbers["slope"]
-    assert verdict.ci == (verdict.numbers["slope"], verdict.numbers["slope"])
+    assert verdict.numbers["exponent"] == pytest.approx(-1.0, abs=1e-12)
+    assert verdict.numbers["ci_low"] == verdict.numbers["ci_high"] == verdict.numbers["exponent"]
+    assert verdict.ci == (verdict.numbers["exponent"], verdict.numbers["exponent"])
     assert verdict.numbers["r_squared"] == pytest.approx(1.0, abs=1e-12)
     assert verdict.numbers["curves"] == 1
     fit = [s for s in verdict.figure.series if s.role == "fit"]  # type: ignore[union-attr]
@@ -430,7 +430,7 @@ def test_rate_wrong_exponent_is_violated():
     data = curve(lambda x: x**-0.5, n=20, sigma=0.05, seed=2)
     verdict = RateExponent("x", "y", expected=-1, n_resamples=600).judge(data)
     assert verdict.outcome == VIOLATED
-    assert verdict.numbers["slope"] == pytest.approx(-0.5, abs=0.05)
+    assert verdict.numbers["exponent"] == pytest.approx(-0.5, abs=0.05)
     assert verdict.numbers["ci_low"] > -0.9
     assert "outside the band" in verdict.reason
 
@@ -479,12 +479,12 @@ def test_rate_x_min_drops_pre_asymptotic_points():
     data = curve(lambda x: 1 / x + 1 / x**2, x_grid=grid)
     whole = RateExponent("x", "y", expected=-1, band=0.05, n_resamples=400).judge(data)
     assert whole.outcome == VIOLATED
-    assert whole.numbers["slope"] < -1.05
+    assert whole.numbers["exponent"] < -1.05
     tail = RateExponent("x", "y", expected=-1, band=0.05, x_min=64, n_resamples=400).judge(data)
     assert tail.outcome == HOLDS
     xs = np.array(grid[6:])
     expected_slope = np.polyfit(np.log(xs), np.log(1 / xs + 1 / xs**2), 1)[0]
-    assert tail.numbers["slope"] == pytest.approx(expected_slope, abs=1e-10)
+    assert tail.numbers["exponent"] == pytest.approx(expected_slope, abs=1e-10)
     assert tail.table[0]["points"] == 5
     with pytest.raises(ParameterError, match="x_min"):
         RateExponent("x", "y", expected=-1, x_min=512, n_resamples=400).judge(data)
@@ -499,10 +499,10 @@ def test_rate_one_violating_curve_violates():
     verdict = RateExponent("x", "y", expected=-1, n_resamples=400).judge(data)
     assert verdict.outcome == VIOLATED
     assert [(row["c"], row["outcome"]) for row in verdict.table] == [(1, HOLDS), (2, VIOLATED)]
-    assert verdict.table[0]["slope"] == pytest.approx(-1.0, abs=1e-12)
-    assert verdict.numbers["slope"] == pytest.approx(-0.5, abs=1e-12)  # the worst curve
+    assert verdict.table[0]["exponent"] == pytest.approx(-1.0, abs=1e-12)
+    assert verdict.numbers["exponent"] == pytest.approx(-0.5, abs=1e-12)  # the deciding curve
     assert verdict.numbers["curves"] == 2
-    assert "c=2: slope" in verdict.reason
+    assert "c=2: exponent" in verdict.reason
 
 
 def test_rate_is_deterministic_given_the_seed():
@@ -512,7 +512,7 @@ def test_rate_is_deterministic_given_the_seed():
     assert first.numbers == again.numbers
     assert first.to_dict() == again.to_dict()
     other = crit.judge(data, seed=8)
-    assert other.numbers["slope"] == first.numbers["slope"]
+    assert other.numbers["exponent"] == first.numbers["exponent"]
     assert other.ci != first.ci
     assert other.ci == pytest.approx(first.ci, abs=0.05)
 
@@ -939,3 +939,47 @@ def test_crossing_scaling_needs_the_right_sweep():
         Crossing("x", "a", "b", scaling=("x", 0.5))
     with pytest.raises(ParameterError, match="scaling"):
         Crossing("x", "a", "b", scaling="n")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- RateExponent floor
+
+
+def floor_rows(power, floor, *, replicates=1, noise=0.0, seed=0):
+    rng = np.random.default_rng(seed)
+    return make_measurements(
+        "classic/t/floor",
+        ["n"],
+        [
+            (
+                {"n": float(n)},
+                {"err": (floor + 3.0 * n**power) * (1 + noise * rng.standard_normal(replicates))},
+            )
+            for n in np.logspace(0, 4, 10)
+        ],
+    )
+
+
+def test_rate_with_floor_recovers_the_exponent_a_pure_power_law_misses():
+    data = floor_rows(-1.0, 0.01)
+    with_floor = RateExponent("n", "err", expected=-1, floor=True, n_resamples=200).judge(data)
+    assert with_floor.outcome == HOLDS
+    assert with_floor.numbers["exponent"] == pytest.approx(-1.0, abs=1e-6)
+    assert with_floor.numbers["floor"] == pytest.approx(0.01, rel=1e-6)
+    pure = RateExponent("n", "err", expected=-1, n_resamples=200).judge(data)
+    assert pure.outcome == VIOLATED  # the floor flattens the log-log slope
+    wrong = RateExponent("n", "err", expected=-2, floor=True, n_resamples=200).judge(data)
+    assert wrong.outcome == VIOLATED
+
+
+def test_rate_with_floor_on_noisy_data_and_its_requirements():
+    data = floor_rows(-0.5, 0.05, replicates=40, noise=0.1, seed=2)
+    verdict = RateExponent("n", "err", expected=-0.5, band=0.2, floor=True, n_resamples=300).judge(
+        data, seed=1
+    )
+    assert verdict.numbers["ci_low"] < -0.5 < verdict.numbers["ci_high"]
+    assert verdict.outcome == HOLDS
+    assert "a + b·n^k" in RateExponent("n", "err", expected=-1, floor=True).describe()
+    with pytest.raises(ParameterError, match="at least 4 values"):
+        RateExponent("n", "err", expected=-1, floor=True).check_sweep(
+            Sweep(grid={"n": [1, 10, 100]})
+        )

@@ -510,21 +510,40 @@ def _log_friendly(values: Sequence[float]) -> bool:
 # --------------------------------------------------------------------------- rate exponent
 
 
+@dataclass(frozen=True)
+class _RateFit:
+    """A curve's exponent with its interval, and the fitted curve (for the figure)."""
+
+    slope: float
+    low: float
+    high: float
+    fitted: np.ndarray
+    r_squared: float = math.nan
+    floor: float = math.nan
+    floor_low: float = math.nan
+    floor_high: float = math.nan
+    at_bound: bool = False
+
+
 class RateExponent(Criterion):
     """The measured quantity scales like ``x**expected`` (a log-log slope).
 
     For each curve the slope of log(mean y) against log x is fitted by least squares over the
     points with ``x >= x_min``; its confidence interval is a stratified bootstrap (replicates
-    resampled within each point, percentile interval at ``level``).
+    resampled within each point, percentile interval). With ``floor=True`` the curve is instead
+    fitted as ``a + b·x^k`` (a power law approaching a floor ``a``, e.g. an error floor due to
+    heterogeneity or noise) and ``k`` is judged, with a bootstrap interval of the refitted
+    exponents (:func:`fedtheory.stats.floor_fit_ci`).
 
     - *holds*: the interval lies inside ``[expected − band, expected + band]`` and excludes
       every alternative;
     - *violated*: the interval does not meet the band at all;
-    - *inconclusive*: otherwise (the interval is too wide for the band, or an alternative
-      cannot be excluded) — the reason says which.
+    - *inconclusive*: otherwise (the interval is too wide for the band, an alternative cannot be
+      excluded, or — with ``floor`` — the fitted exponent sits on the edge of the searched
+      range) — the reason says which.
 
-    With one replicate per point (a deterministic experiment) the interval is the fitted slope
-    itself.
+    With several curves the per-curve level is Bonferroni-corrected. With one replicate per
+    point (a deterministic experiment) the interval is the fitted exponent itself.
 
     Parameters
     ----------
@@ -540,6 +559,8 @@ class RateExponent(Criterion):
         outside the band (else the criterion could not tell them apart).
     x_min
         Fit only the asymptotic part of the curve.
+    floor
+        Fit ``a + b·x^k`` instead of a pure power law (needs at least 4 points per curve).
     level, n_resamples
         Bootstrap settings.
     """
@@ -556,6 +577,7 @@ class RateExponent(Criterion):
         band: float = 0.1,
         alternatives: Mapping[str, float] | None = None,
         x_min: float | None = None,
+        floor: bool = False,
         level: float = 0.95,
         n_resamples: int = 2000,
     ) -> None:
@@ -577,6 +599,8 @@ class RateExponent(Criterion):
                     "could never exclude it",
                 )
         self.x_min = x_min
+        self.floor = bool(floor)
+        self.min_points = 4 if self.floor else 3
         self.level = _check_level(level)
         if not isinstance(n_resamples, int) or n_resamples < 200:
             raise ParameterError(parameter="n_resamples", value=n_resamples, rule="must be >= 200")
@@ -584,7 +608,12 @@ class RateExponent(Criterion):
 
     def describe(self) -> str:
         alt = f", excluding {', '.join(self.alternatives)}" if self.alternatives else ""
-        return f"slope of {self.y} vs {self.x} = {_fmt(self.expected)} ± {_fmt(self.band)}{alt}"
+        what = (
+            f"exponent k of {self.y} ≈ a + b·{self.x}^k"
+            if self.floor
+            else (f"slope of {self.y} vs {self.x}")
+        )
+        return f"{what} = {_fmt(self.expected)} ± {_fmt(self.band)}{alt}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -595,15 +624,54 @@ class RateExponent(Criterion):
             "band": self.band,
             "alternatives": dict(self.alternatives),
             "x_min": self.x_min,
+            "floor": self.floor,
             "level": self.level,
             "n_resamples": self.n_resamples,
         }
 
+    def _fit(
+        self, xs: np.ndarray, samples: list[np.ndarray], level: float, seed: np.random.SeedSequence
+    ) -> _RateFit:
+        if self.floor:
+            fci = stats.floor_fit_ci(
+                xs, samples, n_resamples=self.n_resamples, level=level, seed=seed
+            )
+            return _RateFit(
+                slope=fci.fit.exponent,
+                low=fci.exponent_low,
+                high=fci.exponent_high,
+                fitted=fci.fit.predict(xs),
+                floor=fci.fit.floor,
+                floor_low=fci.floor_low,
+                floor_high=fci.floor_high,
+                at_bound=fci.fit.at_bound,
+            )
+        sci = stats.slope_ci(xs, samples, n_resamples=self.n_resamples, level=level, seed=seed)
+        return _RateFit(
+            slope=sci.slope,
+            low=sci.low,
+            high=sci.high,
+            fitted=sci.prefactor * xs**sci.slope,
+            r_squared=sci.r_squared,
+        )
+
+    def _decide(self, fit: _RateFit) -> tuple[str, str]:
+        lo_band, hi_band = self.expected - self.band, self.expected + self.band
+        kept = [n for n, v in self.alternatives.items() if fit.low <= v <= fit.high]
+        if fit.at_bound:
+            return INCONCLUSIVE, "the fitted exponent sits on the edge of the searched range"
+        if fit.high < lo_band or fit.low > hi_band:
+            return VIOLATED, "the exponent's interval lies outside the band"
+        if lo_band <= fit.low and fit.high <= hi_band and not kept:
+            return HOLDS, "the exponent's interval lies inside the band"
+        if kept:
+            return INCONCLUSIVE, f"the interval still contains {', '.join(kept)}"
+        return INCONCLUSIVE, "the interval is wider than the band allows"
+
     def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
         x = self._required_x()
-        lo_band, hi_band = self.expected - self.band, self.expected + self.band
         outcomes, reasons, rows, series = [], [], [], []
-        fits: list[stats.SlopeCI] = []
+        fits: list[_RateFit] = []
         curves = self._curves(data)
         curve_level = stats.bonferroni(self.level, len(curves))
         for index, (key, curve) in enumerate(curves):
@@ -617,41 +685,21 @@ class RateExponent(Criterion):
                 )
             xs = np.array([float(p.params[x]) for p in pts])
             samples = [np.asarray(p[self.y], dtype=float) for p in pts]
-            fit = stats.slope_ci(
-                xs,
-                samples,
-                n_resamples=self.n_resamples,
-                level=curve_level,
-                seed=np.random.SeedSequence([seed, index]),
-            )
+            fit = self._fit(xs, samples, curve_level, np.random.SeedSequence([seed, index]))
             fits.append(fit)
-            excluded = [n for n, v in self.alternatives.items() if not fit.low <= v <= fit.high]
-            kept = [n for n in self.alternatives if n not in excluded]
-            if fit.high < lo_band or fit.low > hi_band:
-                outcome, why = VIOLATED, "the slope's interval lies outside the band"
-            elif lo_band <= fit.low and fit.high <= hi_band and not kept:
-                outcome, why = HOLDS, "the slope's interval lies inside the band"
-            elif kept:
-                outcome, why = INCONCLUSIVE, f"the interval still contains {', '.join(kept)}"
-            else:
-                outcome, why = INCONCLUSIVE, "the interval is wider than the band allows"
+            outcome, why = self._decide(fit)
             label = _group_label(key)
             outcomes.append(outcome)
             reasons.append(
-                f"{label + ': ' if label else ''}slope {_fmt(fit.slope, 4)} "
+                f"{label + ': ' if label else ''}exponent {_fmt(fit.slope, 4)} "
                 f"[{_fmt(fit.low, 4)}, {_fmt(fit.high, 4)}] — {why}"
             )
-            rows.append(
-                {
-                    **key,
-                    "slope": fit.slope,
-                    "ci_low": fit.low,
-                    "ci_high": fit.high,
-                    "r_squared": fit.r_squared,
-                    "points": fit.n_points,
-                    "outcome": outcome,
-                }
-            )
+            row = {**key, "exponent": fit.slope, "ci_low": fit.low, "ci_high": fit.high}
+            if self.floor:
+                row.update(floor=fit.floor, floor_low=fit.floor_low, floor_high=fit.floor_high)
+            else:
+                row["r_squared"] = fit.r_squared
+            rows.append({**row, "points": len(xs), "outcome": outcome})
             means = [stats.mean_ci(s, level=self.level) for s in samples]
             all_x = [float(p.params[x]) for p in curve.points]
             all_y = [float(np.mean(p[self.y])) for p in curve.points]
@@ -666,42 +714,44 @@ class RateExponent(Criterion):
                     label,
                 )
             )
-            series.append(
-                Series(
-                    f"fit x^{_fmt(fit.slope, 3)}",
-                    tuple(xs),
-                    tuple(fit.prefactor * xs**fit.slope),
-                    "fit",
-                    group=label,
-                )
+            fit_label = (
+                f"fit {_fmt(fit.floor, 3)} + b·x^{_fmt(fit.slope, 3)}"
+                if self.floor
+                else f"fit x^{_fmt(fit.slope, 3)}"
             )
-            anchor = float(np.exp(np.mean(np.log(fit.prefactor * xs**fit.slope))))
-            gmean_x = float(np.exp(np.mean(np.log(xs))))
-            series.append(
-                Series(
-                    f"predicted x^{_fmt(self.expected)}",
-                    tuple(xs),
-                    tuple(anchor * (xs / gmean_x) ** self.expected),
-                    "reference",
-                    group=label,
+            series.append(Series(fit_label, tuple(xs), tuple(fit.fitted), "fit", group=label))
+            if not self.floor:
+                anchor = float(np.exp(np.mean(np.log(fit.fitted))))
+                gmean_x = float(np.exp(np.mean(np.log(xs))))
+                series.append(
+                    Series(
+                        f"predicted x^{_fmt(self.expected)}",
+                        tuple(xs),
+                        tuple(anchor * (xs / gmean_x) ** self.expected),
+                        "reference",
+                        group=label,
+                    )
                 )
-            )
         outcome = combine_outcomes(outcomes)
-        worst = max(range(len(fits)), key=lambda i: abs(fits[i].slope - self.expected))
-        fit = fits[worst]
+        # summarise the curve that decided the outcome (the first violated / inconclusive one)
+        fit = fits[outcomes.index(outcome)]
         numbers = {
-            "slope": fit.slope,
+            "exponent": fit.slope,
             "ci_low": fit.low,
             "ci_high": fit.high,
-            "r_squared": fit.r_squared,
             "curves": float(len(fits)),
         }
+        if self.floor:
+            numbers.update(floor=fit.floor, floor_low=fit.floor_low, floor_high=fit.floor_high)
+        else:
+            numbers["r_squared"] = fit.r_squared
         alt = "".join(f"; not {n} ({_fmt(v)})" for n, v in self.alternatives.items())
+        name = "exponent" if self.floor else "slope"
         return Verdict(
             outcome,
             "; ".join(reasons),
-            predicted=f"slope {_fmt(self.expected)} ± {_fmt(self.band)}{alt}",
-            measured=f"slope {_fmt(fit.slope, 4)}",
+            predicted=f"{name} {_fmt(self.expected)} ± {_fmt(self.band)}{alt}",
+            measured=f"{name} {_fmt(fit.slope, 4)}",
             ci=(fit.low, fit.high),
             numbers=numbers,
             table=tuple(rows),
@@ -711,7 +761,11 @@ class RateExponent(Criterion):
                 series=tuple(series),
                 x_log=True,
                 y_log=True,
-                title=f"{self.y} ∝ {x}^{_fmt(self.expected)}?",
+                title=(
+                    f"{self.y} ≈ a + b·{x}^{_fmt(self.expected)}?"
+                    if self.floor
+                    else f"{self.y} ∝ {x}^{_fmt(self.expected)}?"
+                ),
             ),
         )
 
