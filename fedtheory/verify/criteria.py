@@ -240,10 +240,110 @@ def _bound_source(bound: Any, bound_args: Mapping[str, str | float] | None) -> _
     return _BoundSource(bound, args)
 
 
+# --------------------------------------------------------------------------- pointwise comparison
+
+
+@dataclass(frozen=True)
+class _PointCheck:
+    """A comparison at one grid point: its outcome, how bad its worst replicate is, its row."""
+
+    outcome: str
+    score: float  # larger is worse; the worst point supplies the counterexample
+    index: int  # the replicate behind ``score``
+    row: dict[str, Any]
+    band: tuple[float, float]  # shaded around the measured mean on the figure
+
+
+@dataclass(frozen=True)
+class _Comparison:
+    outcomes: list[str]
+    rows: list[dict[str, Any]]
+    series: list[Series]
+    worst: tuple[float, PointMeasurements, int, float, float]  # score, point, index, y, ref
+    axis: str
+
+
+class _PairwiseCriterion(Criterion):
+    """Criteria comparing an output with a reference (a bound, another output) point by point."""
+
+    source: _BoundSource
+    level: float
+
+    def _check_point(
+        self, point: PointMeasurements, measured: np.ndarray, reference: np.ndarray, level: float
+    ) -> _PointCheck:
+        raise NotImplementedError
+
+    def _compare(self, data: Measurements, measured_name: str) -> _Comparison:
+        """Check every point (at the Bonferroni level over points) and collect the curves."""
+        axis = self._axis(data)
+        level = stats.bonferroni(self.level, len(data.points))
+        outcomes: list[str] = []
+        rows: list[dict[str, Any]] = []
+        series: list[Series] = []
+        worst: tuple[float, PointMeasurements, int, float, float] | None = None
+        for key, curve in self._curves(data):
+            xs, means, lows, highs, references = [], [], [], [], []
+            for point in curve.points:
+                measured = np.asarray(point[measured_name], dtype=float)
+                reference = self.source.values(data, point)
+                check = self._check_point(point, measured, reference, level)
+                outcomes.append(check.outcome)
+                rows.append({**{n: point.params[n] for n in data.varied}, **check.row})
+                i = check.index
+                if worst is None or check.score > worst[0]:
+                    worst = (check.score, point, i, float(measured[i]), float(reference[i]))
+                if axis:
+                    xs.append(float(point.params[axis]))
+                    means.append(float(measured.mean()))
+                    lows.append(check.band[0])
+                    highs.append(check.band[1])
+                    references.append(float(reference.mean()))
+            if axis:
+                group = _group_label(key)
+                series.append(
+                    Series(
+                        f"measured {measured_name}",
+                        tuple(xs),
+                        tuple(means),
+                        "measured",
+                        tuple(lows),
+                        tuple(highs),
+                        group,
+                    )
+                )
+                series.append(
+                    Series(self.source.label, tuple(xs), tuple(references), "bound", group=group)
+                )
+        assert worst is not None
+        return _Comparison(outcomes, rows, series, worst, axis)
+
+    def _figure(
+        self,
+        data: Measurements,
+        comparison: _Comparison,
+        y_label: str,
+        title: str,
+        band_label: str,
+    ) -> FigureSpec | None:
+        if not comparison.axis:
+            return None
+        values = [v for s in comparison.series for v in (*s.y, *(s.low or ()))]
+        return FigureSpec(
+            x_label=comparison.axis,
+            y_label=y_label,
+            series=tuple(comparison.series),
+            x_log=_log_friendly(data.param(comparison.axis).astype(float).tolist()),
+            y_log=all(v > 0 for v in values if math.isfinite(v)),
+            title=title,
+            band_label=band_label,
+        )
+
+
 # --------------------------------------------------------------------------- upper/lower bounds
 
 
-class _BoundHolds(Criterion):
+class _BoundHolds(_PairwiseCriterion):
     side: float = 1.0  # +1: measured <= bound; -1: measured >= bound
     relation = "≤"
 
@@ -287,91 +387,47 @@ class _BoundHolds(Criterion):
             "rtol": self.rtol,
         }
 
+    def _check_point(
+        self, point: PointMeasurements, measured: np.ndarray, bound: np.ndarray, level: float
+    ) -> _PointCheck:
+        excess = self.side * (measured - bound)  # > 0 means the statement fails
+        mean_ci = stats.mean_ci(measured, level=self.level)
+        if self.over == "every":
+            slack = excess - self.rtol * np.abs(bound)
+            index = int(np.argmax(slack))
+            outcome = VIOLATED if slack[index] > 0 else HOLDS
+            score = float(slack[index])
+            decision = (math.nan, math.nan)
+            band = (float(measured.min()), float(measured.max()))
+        else:
+            ci = stats.mean_ci(excess, level=level)
+            tol = float(self.rtol * np.abs(bound).mean())
+            outcome = VIOLATED if ci.low > tol else INCONCLUSIVE if ci.mean > tol else HOLDS
+            index = int(np.argmax(excess))
+            score = float(ci.low)
+            decision = (self.side * ci.low, self.side * ci.high)
+            band = (mean_ci.low, mean_ci.high)
+        bound_mean = float(bound.mean())
+        row = {
+            "replicates": point.n,
+            "measured": mean_ci.mean,
+            "ci_low": mean_ci.low,
+            "ci_high": mean_ci.high,
+            "min": float(measured.min()),
+            "max": float(measured.max()),
+            "bound": bound_mean,
+            "ratio": bound_mean / mean_ci.mean if mean_ci.mean != 0 else math.inf,
+            # the interval the decision used: mean of y − bound at the Bonferroni level
+            # (over="mean" only)
+            "excess_ci_low": min(decision),
+            "excess_ci_high": max(decision),
+            "outcome": outcome,
+        }
+        return _PointCheck(outcome, score, index, row, band)
+
     def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
-        axis = self._axis(data)
-        per_point_level = stats.bonferroni(self.level, len(data.points))
-        rows: list[dict[str, Any]] = []
-        outcomes: list[str] = []
-        worst: tuple[float, PointMeasurements, int, float, float] | None = None
-        undecided: list[str] = []
-        series: list[Series] = []
-        for key, curve in self._curves(data):
-            xs, means, lows, highs, bounds_mean = [], [], [], [], []
-            for point in curve.points:
-                measured = np.asarray(point[self.y], dtype=float)
-                bound = self.source.values(data, point)
-                excess = self.side * (measured - bound)  # > 0 means the statement fails
-                tolerance = self.rtol * np.abs(bound)
-                if self.over == "every":
-                    bad = excess > tolerance
-                    outcome = VIOLATED if bad.any() else HOLDS
-                    index = int(np.argmax(excess - tolerance))
-                    score = float(excess[index] - tolerance[index])
-                    mean_ci = stats.mean_ci(measured, level=self.level)
-                    decision = (math.nan, math.nan)
-                else:
-                    ci = stats.mean_ci(excess, level=per_point_level)
-                    tol = float(self.rtol * np.abs(bound).mean())
-                    if ci.low > tol:
-                        outcome = VIOLATED
-                    elif ci.mean > tol:
-                        outcome = INCONCLUSIVE
-                        undecided.append(_point_label(point.params, data.varied))
-                    else:
-                        outcome = HOLDS
-                    index = int(np.argmax(excess))
-                    score = float(ci.low)
-                    mean_ci = stats.mean_ci(measured, level=self.level)
-                    decision = (self.side * ci.low, self.side * ci.high)
-                outcomes.append(outcome)
-                if worst is None or score > worst[0]:
-                    worst = (score, point, index, float(measured[index]), float(bound[index]))
-                bound_mean = float(bound.mean())
-                ratio = bound_mean / mean_ci.mean if mean_ci.mean != 0 else math.inf
-                rows.append(
-                    {
-                        **{n: point.params[n] for n in data.varied},
-                        "replicates": point.n,
-                        "measured": mean_ci.mean,
-                        "ci_low": mean_ci.low,
-                        "ci_high": mean_ci.high,
-                        "min": float(measured.min()),
-                        "max": float(measured.max()),
-                        "bound": bound_mean,
-                        "ratio": ratio,
-                        # the interval the decision used: mean of y − bound at the Bonferroni
-                        # level (over="mean" only)
-                        "excess_ci_low": min(decision),
-                        "excess_ci_high": max(decision),
-                        "outcome": outcome,
-                    }
-                )
-                if axis:
-                    xs.append(float(point.params[axis]))
-                    means.append(mean_ci.mean)
-                    if self.over == "every":  # a statement on every replicate: show their range
-                        lows.append(float(measured.min()))
-                        highs.append(float(measured.max()))
-                    else:
-                        lows.append(mean_ci.low)
-                        highs.append(mean_ci.high)
-                    bounds_mean.append(bound_mean)
-            if axis:
-                group = _group_label(key)
-                series.append(
-                    Series(
-                        f"measured {self.y}",
-                        tuple(xs),
-                        tuple(means),
-                        "measured",
-                        tuple(lows),
-                        tuple(highs),
-                        group,
-                    )
-                )
-                series.append(
-                    Series(self.source.label, tuple(xs), tuple(bounds_mean), "bound", group=group)
-                )
+        comparison = self._compare(data, self.y)
+        outcomes, rows = comparison.outcomes, comparison.rows
         outcome = combine_outcomes(outcomes)
         ratios = np.array([r["ratio"] for r in rows], dtype=float)
         finite = ratios[np.isfinite(ratios)]
@@ -382,35 +438,24 @@ class _BoundHolds(Criterion):
             "points": float(len(rows)),
             "violated_points": float(sum(o == VIOLATED for o in outcomes)),
         }
+        undecided = [
+            _point_label(row, data.varied) for row in rows if row["outcome"] == INCONCLUSIVE
+        ]
         counterexample = None
-        assert worst is not None
         if outcome == VIOLATED:
-            _, point, index, measured_value, bound_value = worst
+            _, point, index, measured_value, bound_value = comparison.worst
             counterexample = _counterexample(
                 data, point, index, measured=measured_value, bound=bound_value
             )
-        reason = self._reason(outcome, numbers, undecided, counterexample, per_point_level)
-        all_positive = all(
-            v > 0 for s in series for v in (*s.y, *(s.low or ())) if math.isfinite(v)
+        per_point_level = stats.bonferroni(self.level, len(data.points))
+        band_label = (
+            "range of the replicates"
+            if self.over == "every"
+            else f"{self.level:.0%} CI of the mean"
         )
-        figure = None
-        if axis:
-            figure = FigureSpec(
-                x_label=axis,
-                y_label=self.y,
-                series=tuple(series),
-                x_log=_log_friendly([float(p.params[axis]) for p in data.points]),
-                y_log=all_positive,
-                title=f"{self.y} {self.relation} {self.source.label}",
-                band_label=(
-                    "range of the replicates"
-                    if self.over == "every"
-                    else f"{self.level:.0%} CI of the mean"
-                ),
-            )
         return Verdict(
             outcome,
-            reason,
+            self._reason(outcome, numbers, undecided, counterexample, per_point_level),
             predicted=f"{self.y} {self.relation} bound",
             measured=(
                 f"bound/measured ∈ [{_fmt(numbers['min_ratio'])}, {_fmt(numbers['max_ratio'])}]"
@@ -418,7 +463,13 @@ class _BoundHolds(Criterion):
             ci=None,
             numbers=numbers,
             table=tuple(rows),
-            figure=figure,
+            figure=self._figure(
+                data,
+                comparison,
+                self.y,
+                f"{self.y} {self.relation} {self.source.label}",
+                band_label,
+            ),
             counterexample=counterexample,
         )
 
@@ -1124,7 +1175,7 @@ class Crossing(Criterion):
 # --------------------------------------------------------------------------- identity
 
 
-class Identity(Criterion):
+class Identity(_PairwiseCriterion):
     """Two quantities are equal: ``|a − b| ≤ atol + rtol·|b|``.
 
     ``b`` may be an output, a parameter or a :class:`~fedtheory.bounds.Bound` (with
@@ -1179,64 +1230,44 @@ class Identity(Criterion):
             "level": self.level,
         }
 
+    def _check_point(
+        self, point: PointMeasurements, a: np.ndarray, b: np.ndarray, level: float
+    ) -> _PointCheck:
+        diff = a - b
+        tol = self.atol + self.rtol * np.abs(b)
+        if self.over == "every":
+            # |diff| / tol, with 0/0 = 0 (exact equality, zero tolerance) and x/0 = inf
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(tol > 0, np.abs(diff) / tol, np.where(diff == 0, 0.0, np.inf))
+            index = int(np.argmax(ratio))
+            outcome = VIOLATED if ratio[index] > 1 else HOLDS
+            score = float(ratio[index])
+        else:
+            ci = stats.mean_ci(diff, level=level)
+            t = float(tol.mean())
+            if ci.low > t or ci.high < -t:
+                outcome = VIOLATED
+            elif -t <= ci.low and ci.high <= t:
+                outcome = HOLDS
+            else:
+                outcome = INCONCLUSIVE
+            index = int(np.argmax(np.abs(diff)))
+            reach = max(abs(ci.low), abs(ci.high))
+            score = reach / t if t > 0 else (0.0 if reach == 0 else math.inf)
+        row = {
+            "a": float(a.mean()),
+            "b": float(b.mean()),
+            "max_abs_diff": float(np.abs(diff).max()),
+            "max_rel_diff": float((np.abs(diff) / np.maximum(np.abs(b), 1e-300)).max()),
+            "outcome": outcome,
+        }
+        return _PointCheck(outcome, score, index, row, (float(a.min()), float(a.max())))
+
     def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
-        axis = self._axis(data)
-        per_point_level = stats.bonferroni(self.level, len(data.points))
-        outcomes, rows = [], []
-        worst: tuple[float, PointMeasurements, int, float, float] | None = None
-        series: list[Series] = []
-        for key, curve in self._curves(data):
-            xs, ya, yb = [], [], []
-            for point in curve.points:
-                a = np.asarray(point[self.a], dtype=float)
-                b = self.source.values(data, point)
-                diff = a - b
-                tol = self.atol + self.rtol * np.abs(b)
-                if self.over == "every":
-                    # |diff| / tol, with 0/0 = 0 (exact equality, zero tolerance) and x/0 = inf
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        ratio = np.where(
-                            tol > 0, np.abs(diff) / tol, np.where(diff == 0, 0.0, np.inf)
-                        )
-                    index = int(np.argmax(ratio))
-                    outcome = VIOLATED if ratio[index] > 1 else HOLDS
-                    score = float(ratio[index])
-                else:
-                    ci = stats.mean_ci(diff, level=per_point_level)
-                    t = float(tol.mean())
-                    if ci.low > t or ci.high < -t:
-                        outcome = VIOLATED
-                    elif -t <= ci.low and ci.high <= t:
-                        outcome = HOLDS
-                    else:
-                        outcome = INCONCLUSIVE
-                    index = int(np.argmax(np.abs(diff)))
-                    reach = max(abs(ci.low), abs(ci.high))
-                    score = reach / t if t > 0 else (0.0 if reach == 0 else math.inf)
-                outcomes.append(outcome)
-                if worst is None or score > worst[0]:
-                    worst = (score, point, index, float(a[index]), float(b[index]))
-                rows.append(
-                    {
-                        **{n: point.params[n] for n in data.varied},
-                        "a": float(a.mean()),
-                        "b": float(b.mean()),
-                        "max_abs_diff": float(np.abs(diff).max()),
-                        "max_rel_diff": float((np.abs(diff) / np.maximum(np.abs(b), 1e-300)).max()),
-                        "outcome": outcome,
-                    }
-                )
-                if axis:
-                    xs.append(float(point.params[axis]))
-                    ya.append(float(a.mean()))
-                    yb.append(float(b.mean()))
-            if axis:
-                group = _group_label(key)
-                series.append(Series(self.a, tuple(xs), tuple(ya), "measured", group=group))
-                series.append(Series(self.source.label, tuple(xs), tuple(yb), "bound", group=group))
-        assert worst is not None
-        outcome = combine_outcomes(outcomes)
-        score, point, index, a_value, b_value = worst
+        comparison = self._compare(data, self.a)
+        rows = comparison.rows
+        outcome = combine_outcomes(comparison.outcomes)
+        score, point, index, a_value, b_value = comparison.worst
         max_rel = max(r["max_rel_diff"] for r in rows)
         counterexample = None
         if outcome == VIOLATED:
@@ -1259,15 +1290,12 @@ class Identity(Criterion):
             measured=f"max rel. diff {max_rel:.2g}",
             numbers={"max_rel_diff": max_rel, "worst_tolerance_ratio": score},
             table=tuple(rows),
-            figure=None
-            if not axis
-            else FigureSpec(
-                x_label=axis,
-                y_label=self.a,
-                series=tuple(series),
-                x_log=_log_friendly(data.param(axis).astype(float).tolist()),
-                y_log=all(v > 0 for s in series for v in s.y),
-                title=f"{self.a} = {self.source.label}?",
+            figure=self._figure(
+                data,
+                comparison,
+                self.a,
+                f"{self.a} = {self.source.label}?",
+                "range of the replicates",
             ),
             counterexample=counterexample,
         )
