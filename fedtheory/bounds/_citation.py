@@ -142,8 +142,15 @@ class Citation:
 
     @property
     def full(self) -> str:
-        """The citation with the paper's full bibliographic entry."""
-        if self.paper == "classic" and self.reference:  # a collection: the source is the work
-            return f"{self.reference} ({self.where})"
+        """The citation with the paper's full bibliographic entry.
+
+        For ``paper="classic"`` (a collection of textbook results) the entry is the original
+        work in ``reference``; without one, only ``where``:
+
+        >>> Citation("classic", "a statement of our own").full
+        'a statement of our own'
+        """
+        if self.paper == "classic":  # a collection: the source is the work itself
+            return f"{self.reference} ({self.where})" if self.reference else self.where
         text = f"{PAPERS[self.paper]}, {self.where}"
         return f"{text}; {self.reference}" if self.reference else text
