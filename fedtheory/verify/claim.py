@@ -17,6 +17,7 @@ import inspect
 import itertools
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,8 @@ __all__ = [
     "Sweep",
     "Verdict",
     "combine_outcomes",
+    "format_number",
+    "plain_data",
 ]
 
 #: Profiles, from the fastest to the most thorough (DESIGN §6).
@@ -596,10 +599,10 @@ class Verdict:
             "measured": self.measured,
             "ci": None if self.ci is None else [_json_float(self.ci[0]), _json_float(self.ci[1])],
             "numbers": {k: _json_float(v) for k, v in self.numbers.items()},
-            "table": [{k: _json_value(v) for k, v in row.items()} for row in self.table],
+            "table": [{k: plain_data(v) for k, v in row.items()} for row in self.table],
             # figures may pad intervals with NaN (e.g. points a fit skipped): strict JSON too
-            "figure": None if self.figure is None else _json_value(self.figure.to_dict()),
-            "counterexample": _json_value(self.counterexample),
+            "figure": None if self.figure is None else plain_data(self.figure.to_dict()),
+            "counterexample": plain_data(self.counterexample),
         }
 
 
@@ -608,18 +611,45 @@ def _json_float(value: Any) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _json_value(value: Any) -> Any:
-    if isinstance(value, (np.floating, float)):
-        return _json_float(value)
-    if isinstance(value, np.integer):
-        return int(value)
+def plain_data(value: Any) -> Any:
+    """Strict-JSON data: non-finite floats → None, numpy scalars → Python, tuples → lists.
+
+    Used for everything that leaves the process as JSON (verdicts.json, report tables).
+
+    >>> plain_data({"a": (np.float64(1.5), float("nan")), "b": np.int64(2)})
+    {'a': [1.5, None], 'b': 2}
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return value
     if isinstance(value, np.bool_):
         return bool(value)
-    if isinstance(value, dict):
-        return {k: _json_value(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_value(v) for v in value]
-    return value
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return _json_float(value)
+    if isinstance(value, Mapping):
+        return {str(k): plain_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [plain_data(v) for v in value]
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return str(value)
+
+
+def format_number(value: float | None, digits: int = 3, *, nan: str = "—") -> str:
+    """A number with ``digits`` significant digits, a typographic minus, infinities as ∞.
+
+    >>> format_number(-0.0012345), format_number(float("inf")), format_number(None)
+    ('−0.00123', '∞', '—')
+    """
+    if value is None:
+        return "—"
+    value = float(value)
+    if math.isnan(value):
+        return nan
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    return f"{value:.{digits}g}".replace("-", "−")
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from fedtheory.verify.claim import (
     Verdict,
     combine_outcomes,
 )
+from fedtheory.verify.claim import format_number as _fmt
 
 if TYPE_CHECKING:  # pragma: no cover
     from fedtheory.bounds import Bound
@@ -75,12 +76,6 @@ def _check_name(name: Any, parameter: str) -> str:
     if not isinstance(name, str) or not name:
         raise ParameterError(parameter=parameter, value=name, rule="must be a non-empty name")
     return name
-
-
-def _fmt(value: float, digits: int = 3) -> str:
-    if value is None or not math.isfinite(value):
-        return "—" if value is None or math.isnan(value) else ("∞" if value > 0 else "−∞")
-    return f"{value:.{digits}g}".replace("-", "−")
 
 
 def _point_label(params: Mapping[str, Any], names: Sequence[str]) -> str:

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from fedtheory._version import __version__
 from fedtheory.errors import ParameterError
+from fedtheory.verify.claim import format_number, plain_data
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -147,15 +148,7 @@ def summary_line(results: Sequence[ClaimResult], seconds: float | None = None) -
 
 
 def _num(value: Any, digits: int = 3) -> str:
-    """A number with ``digits`` significant digits, a typographic minus, infinities as ∞."""
-    if value is None:
-        return "—"
-    value = float(value)
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value):
-        return "∞" if value > 0 else "−∞"
-    return f"{value:.{digits}g}".replace("-", "−")
+    return format_number(value, digits, nan="nan")
 
 
 def format_ci(ci: Sequence[float] | None) -> str:
@@ -321,28 +314,6 @@ def write_figure(result: ClaimResult, path: str | os.PathLike[str]) -> Path | No
 # --------------------------------------------------------------------------- verdicts.json
 
 
-def _plain(value: Any) -> Any:
-    """Strict-JSON data: non-finite floats → None, numpy scalars → Python, tuples → lists."""
-    import numpy as np
-
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, np.bool_):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        return value if math.isfinite(value) else None
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_plain(v) for v in value]
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
-    return str(value)
-
-
 def _run_info(run_info: Mapping[str, Any] | None, results: Sequence[ClaimResult]) -> dict[str, Any]:
     info: dict[str, Any] = dict.fromkeys(RUN_KEYS)
     profiles = {r.profile for r in results}
@@ -353,7 +324,7 @@ def _run_info(run_info: Mapping[str, Any] | None, results: Sequence[ClaimResult]
         info["command"] = shlex.join(str(a) for a in info["command"])
     if info["store"] is not None:
         info["store"] = os.fspath(info["store"])
-    return _plain(info)
+    return plain_data(info)
 
 
 def _now() -> str:
@@ -618,7 +589,7 @@ def verdicts_document(
         "created": created or _now(),
         "run": _run_info(run_info, results),
         "summary": summarize(results),
-        "claims": [_plain(result.to_dict()) for result in results],
+        "claims": [plain_data(result.to_dict()) for result in results],
     }
     validate_verdicts(doc)
     return doc
@@ -833,7 +804,7 @@ def _card(result: ClaimResult, figure: str | os.PathLike[str] | None) -> str:
     out.append("</dl>")
     if verdict.counterexample:
         out.append("<p><strong>Counterexample</strong></p>")
-        out.append(_kv_table(_plain(verdict.counterexample)))
+        out.append(_kv_table(plain_data(verdict.counterexample)))
     if figure is not None and Path(figure).is_file():
         data = base64.b64encode(Path(figure).read_bytes()).decode("ascii")
         out.append(
@@ -844,7 +815,7 @@ def _card(result: ClaimResult, figure: str | os.PathLike[str] | None) -> str:
     if table:
         out.append(
             f"<details><summary>Per-point numbers ({len(table)} rows)</summary>"
-            f"{_rows_table(_plain(table))}</details>"
+            f"{_rows_table(plain_data(table))}</details>"
         )
     counters = (
         f"{result.n_points} points, {result.n_replicates} replicates "

@@ -57,6 +57,13 @@ def _hash_words(text: str) -> tuple[int, ...]:
     return tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
 
 
+def _check_profile(profile: str) -> None:
+    if profile not in PROFILES:
+        raise ParameterError(
+            parameter="--profile", value=profile, rule=f"must be one of {', '.join(PROFILES)}"
+        )
+
+
 def _check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ParameterError(parameter="--seed", value=seed, rule="must be an int >= 0")
@@ -116,10 +123,7 @@ class PlannedClaim:
 
 def plan(claims: Sequence[LoadedClaim], profile: str, base_seed: int = 0) -> list[PlannedClaim]:
     """Expand claims into replicates with their seeds and keys (nothing runs)."""
-    if profile not in PROFILES:
-        raise ParameterError(
-            parameter="--profile", value=profile, rule=f"must be one of {', '.join(PROFILES)}"
-        )
+    _check_profile(profile)
     base_seed = _check_seed(base_seed)
     planned = []
     for loaded in claims:
@@ -157,9 +161,7 @@ def _tasks(planned: PlannedClaim, missing: list[Replicate], workers: int) -> lis
                     "file": str(planned.loaded.file),
                     "claim": planned.id,
                     "params": planned.points[index],
-                    "point": index,
                     "replicates": [[r.replicate, r.seed] for r in chunk],
-                    "keys": [r.key for r in chunk],
                 }
             )
     return tasks
@@ -189,7 +191,7 @@ def _measurements(planned: PlannedClaim, stored: Mapping[str, dict[str, float]])
         rows = per_point[index]
         names = list(rows[0][1])
         for rep, outputs in rows:
-            if list(outputs) != names and sorted(outputs) != sorted(names):
+            if set(outputs) != set(names):
                 raise ParameterError(
                     f"{planned.id}: replicate {rep.replicate} at {params} returned outputs "
                     f"{sorted(outputs)}, others {sorted(names)}"
@@ -269,10 +271,7 @@ def verify(
     """
     start = time.perf_counter()
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    if profile not in PROFILES:
-        raise ParameterError(
-            parameter="--profile", value=profile, rule=f"must be one of {', '.join(PROFILES)}"
-        )
+    _check_profile(profile)
     base_seed = _check_seed(seed)
     chosen = select(discover(paths), claims)
     planned = plan(chosen, profile, base_seed)
