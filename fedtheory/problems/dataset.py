@@ -24,7 +24,7 @@ import numpy as np
 
 from fedtheory.errors import ParameterError
 
-__all__ = ["LOSSES", "FederatedDataset", "Loss", "check_weights"]
+__all__ = ["LOSSES", "FederatedDataset", "Loss", "check_weights", "sample_losses"]
 
 Loss: TypeAlias = Literal["logistic", "squared", "mean"]
 #: The losses the federated kernels implement, with their integer codes in the kernels.
@@ -122,6 +122,66 @@ class FederatedDataset:
         """Features and targets of client ``i`` without the padding."""
         n_i = int(self.counts[i])
         return self.features[i, :n_i], self.targets[i, :n_i]
+
+    def empirical_risk(self, models: np.ndarray) -> np.ndarray:
+        """Local empirical risks L_i(w_i, S_i) = (1/n_i) Σ_j ℓ(w_i, z_j^(i)), shape ``(m,)``.
+
+        ``models`` is one model ``(d,)`` shared by every client (a global algorithm) or one
+        model per client ``(m, d)``.
+        """
+        w = np.broadcast_to(np.asarray(models, dtype=np.float64), (self.m, self.d))
+        losses = sample_losses(self.loss, self.features, self.targets, w)
+        mask = np.arange(self.n_max)[None, :] < self.counts[:, None]
+        return np.where(mask, losses, 0.0).sum(axis=1) / self.counts
+
+    def split(
+        self, fraction: float, rng: np.random.Generator
+    ) -> tuple[FederatedDataset, FederatedDataset]:
+        """Split every client's samples at random into (train, held-out) parts.
+
+        Client i keeps ``n_i − k_i`` samples for training and holds out ``k_i = round(fraction·n_i)``
+        (at least 1 of each). Used by the validation-based dichotomy (minimax §3.3, guide V17).
+        """
+        if not 0.0 < fraction < 1.0:
+            raise ParameterError(parameter="fraction", value=fraction, rule="must lie in (0, 1)")
+        held = np.clip(np.rint(fraction * self.counts).astype(np.int64), 1, None)
+        if np.any(held >= self.counts):
+            raise ParameterError(
+                parameter="fraction",
+                value=fraction,
+                rule="must leave every client ≥ 1 training sample",
+            )
+        train_counts = self.counts - held
+        shapes = [(int(train_counts.max()), self.d), (int(held.max()), self.d)]
+        parts = [(np.zeros((self.m, *shape)), np.zeros((self.m, shape[0]))) for shape in shapes]
+        for i in range(self.m):
+            order = rng.permutation(int(self.counts[i]))
+            for (features, targets), rows in zip(
+                parts, (order[: train_counts[i]], order[train_counts[i] :]), strict=True
+            ):
+                features[i, : rows.size] = self.features[i, rows]
+                targets[i, : rows.size] = self.targets[i, rows]
+        return (
+            FederatedDataset(*parts[0], train_counts, self.loss, self.radius),
+            FederatedDataset(*parts[1], held, self.loss, self.radius),
+        )
+
+
+def sample_losses(
+    loss: Loss, features: np.ndarray, targets: np.ndarray, models: np.ndarray
+) -> np.ndarray:
+    """Per-sample losses ℓ(w_i, z_j^(i)) for models ``(m, d)``, data ``(m, n, d)``/``(m, n)``.
+
+    Logistic losses use ``logaddexp`` so that large margins neither overflow nor lose digits.
+    """
+    if loss == "mean":
+        return 0.5 * np.sum((features - models[:, None, :]) ** 2, axis=2)
+    margins = np.einsum("mnd,md->mn", features, models)
+    if loss == "logistic":
+        return np.logaddexp(0.0, -targets * margins)
+    if loss == "squared":
+        return 0.5 * (margins - targets) ** 2
+    raise ParameterError(parameter="loss", value=loss, rule=f"one of {sorted(LOSSES)}")
 
 
 def check_weights(weights: Any, m: int, *, parameter: str = "weights") -> np.ndarray:
