@@ -139,7 +139,7 @@ class FederatedDataset:
     ) -> tuple[FederatedDataset, FederatedDataset]:
         """Split every client's samples at random into (train, held-out) parts.
 
-        Client i keeps ``n_i − k_i`` samples for training and holds out ``k_i = round(fraction·n_i)``
+        Client i trains on ``n_i − k_i`` samples and holds out ``k_i = round(fraction·n_i)``
         (at least 1 of each). Used by the validation-based dichotomy (minimax §3.3, guide V17).
         """
         if not 0.0 < fraction < 1.0:
