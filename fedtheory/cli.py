@@ -31,7 +31,13 @@ from rich.table import Table
 from rich.text import Text
 
 from fedtheory._version import __version__
-from fedtheory.errors import ConditionError, FedTheoryError, FloatRangeError, format_assignment
+from fedtheory.errors import (
+    ConditionError,
+    FedTheoryError,
+    FloatRangeError,
+    ParameterError,
+    format_assignment,
+)
 
 if TYPE_CHECKING:
     from fedtheory.bounds import Bound, Exponent
@@ -747,6 +753,78 @@ def results_clear_command(store: str, pattern: str | None, yes: bool) -> None:
             raise SystemExit(1)
         removed = db.clear(pattern)
     click.echo(f"deleted {removed} replicates from {store}")
+
+
+@cli.group("figures", cls=FedTheoryGroup)
+def figures_group() -> None:
+    """Reproduced paper figures, drawn from catalog claims run through the store."""
+
+
+_FIGURES_OPTION = click.option(
+    "--figures",
+    "folder",
+    type=click.Path(path_type=str),
+    default="figures",
+    show_default=True,
+    help="Folder of figure scripts.",
+)
+
+
+@figures_group.command("list")
+@_FIGURES_OPTION
+def figures_list_command(folder: str) -> None:
+    """List the figure scripts: name, profile, claims drawn and what they reproduce."""
+    from rich.table import Table
+
+    from fedtheory.figures import discover_figures
+
+    scripts = discover_figures(folder)
+    table = Table("figure", "profile", "claims", "title", box=None)
+    for script in scripts.values():
+        title = f"{script.title} ({script.source})" if script.source else script.title
+        table.add_row(script.name, script.profile, script.claims, title)
+    _console().print(table)
+
+
+@figures_group.command("make")
+@click.argument("name")
+@_FIGURES_OPTION
+@click.option("--profile", default=None, help="Sweep profile (default: the script's).")
+@click.option("--output", type=click.Path(path_type=str), default=None, help="PNG path.")
+@click.option(
+    "--store",
+    type=click.Path(path_type=str),
+    default=".fedtheory/results.sqlite",
+    show_default=True,
+    help="SQLite result store (finished replicates are reused).",
+)
+@click.option("--workers", type=int, default=None, help="Worker processes (default: cores).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed.")
+def figures_make_command(
+    name: str,
+    folder: str,
+    profile: str | None,
+    output: str | None,
+    store: str,
+    workers: int | None,
+    seed: int,
+) -> None:
+    """Make figure NAME: run its claims (cached) and write docs/figures/NAME.png."""
+    from fedtheory.figures import discover_figures, make_figure
+
+    scripts = discover_figures(folder)
+    if name not in scripts:
+        raise ParameterError(
+            parameter="name", value=name, rule=f"one of {', '.join(sorted(scripts)) or '(none)'}"
+        )
+    try:
+        path = make_figure(
+            scripts[name], output=output, profile=profile, store=store, workers=workers, seed=seed
+        )
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: finished replicates are kept in {store}", err=True)
+        raise SystemExit(130) from None
+    _console().print(f"figure: {path}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

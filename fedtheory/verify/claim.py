@@ -665,6 +665,8 @@ class ClaimResult:
     n_computed: int
     compute_seconds: float
     file: str = ""
+    #: The replicates the verdict was judged on (``None`` when the claim errored before).
+    measurements: Measurements | None = field(default=None, repr=False, compare=False)
 
     @property
     def passed(self) -> bool:

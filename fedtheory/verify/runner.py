@@ -207,23 +207,27 @@ def _measurements(planned: PlannedClaim, stored: Mapping[str, dict[str, float]])
     return Measurements(planned.id, sweep.varied, tuple(points))
 
 
-def _judge(planned: PlannedClaim, store: ResultStore, base_seed: int) -> Verdict:
+def _judge(
+    planned: PlannedClaim, store: ResultStore, base_seed: int
+) -> tuple[Verdict, Measurements | None]:
     if planned.errors:
         more = (
             f" (and {len(planned.errors) - 1} more failed task(s))"
             if len(planned.errors) > 1
             else ""
         )
-        return Verdict.error(planned.errors[0] + more)
+        return Verdict.error(planned.errors[0] + more), None
     stored = store.existing(r.key for r in planned.replicates)
     missing = [r for r in planned.replicates if r.key not in stored]
     if missing:
-        return Verdict.error(f"{len(missing)} replicate(s) missing from the store")
+        return Verdict.error(f"{len(missing)} replicate(s) missing from the store"), None
+    data = None
     try:
         data = _measurements(planned, stored)
-        return planned.loaded.claim.criterion.judge(data, seed=judge_seed(base_seed, planned.id))
+        verdict = planned.loaded.claim.criterion.judge(data, seed=judge_seed(base_seed, planned.id))
     except Exception as exc:
-        return Verdict.error(f"judging failed: {type(exc).__name__}: {exc}")
+        verdict = Verdict.error(f"judging failed: {type(exc).__name__}: {exc}")
+    return verdict, data
 
 
 def verify(
@@ -302,7 +306,7 @@ def verify(
                 runner.close()
         results = []
         for p in planned:
-            verdict = _judge(p, results_store, base_seed)
+            verdict, measurements = _judge(p, results_store, base_seed)
             sweep = p.loaded.claim.sweep(profile)
             results.append(
                 ClaimResult(
@@ -315,6 +319,7 @@ def verify(
                     n_computed=p.computed,
                     compute_seconds=p.compute_seconds,
                     file=str(p.loaded.file),
+                    measurements=measurements,
                 )
             )
     seconds = time.perf_counter() - start

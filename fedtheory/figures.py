@@ -1,0 +1,201 @@
+"""Figure scripts: a reproduced paper figure drawn from claims run through the runner and store.
+
+A figure script is a file ``figures/<name>.py`` that defines a module-level ``FIGURE``, a
+:class:`FigureScript`. The script never computes data in a loop of its own: it names the claims
+of the catalog whose measurements it draws (a glob on claim ids) and a ``draw`` function. Making
+the figure runs those claims with :func:`fedtheory.verify.runner.verify` — so every replicate is
+cached in the result store, shared with ``fedtheory verify`` and resumed after an interruption —
+and hands the judged :class:`~fedtheory.verify.claim.ClaimResult` objects (verdicts *and*
+measurements) to ``draw``.
+
+Two ways to make one (the same code path)::
+
+    fedtheory figures make minimax_dichotomy
+    python figures/minimax_dichotomy.py [--profile full] [--output path.png]
+
+``fedtheory figures list`` shows the available scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from fedtheory.errors import FedTheoryError, ParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+    from fedtheory.verify.claim import ClaimResult
+    from fedtheory.verify.executors import Executor
+
+__all__ = ["DEFAULT_FIGURES", "FigureScript", "discover_figures", "main", "make_figure"]
+
+#: Where figure scripts are looked for, relative to the working directory.
+DEFAULT_FIGURES = Path("figures")
+#: Where made figures go unless told otherwise (figures meant for the docs live under docs/).
+DEFAULT_OUTPUT = Path("docs") / "figures"
+
+
+@dataclass(frozen=True)
+class FigureScript:
+    """A figure drawn from the measurements of catalog claims.
+
+    Parameters
+    ----------
+    name
+        File stem of the script (``figures/<name>.py``) and of the PNG it writes.
+    title
+        One line shown by ``fedtheory figures list``.
+    claims
+        Glob on claim ids (``*`` also matches ``/``) selecting the claims whose results
+        ``draw`` receives.
+    draw
+        ``draw(results) -> matplotlib Figure`` with ``results`` mapping claim id to its
+        :class:`~fedtheory.verify.claim.ClaimResult` (verdict and measurements).
+    profile
+        Sweep profile used unless the caller chooses another one.
+    catalog
+        Claim files or folders the claims are discovered in.
+    source
+        Paper and figure reproduced (shown by ``figures list``).
+    """
+
+    name: str
+    title: str
+    claims: str
+    draw: Callable[[Mapping[str, ClaimResult]], Figure] = field(repr=False)
+    profile: str = "quick"
+    catalog: tuple[str, ...] = ("verification",)
+    source: str = ""
+
+
+def _load(path: Path) -> FigureScript:
+    spec = importlib.util.spec_from_file_location(f"_fedtheory_figure_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise ParameterError(parameter="figure", value=str(path), rule="must be a Python file")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except FedTheoryError:
+        raise
+    except Exception as exc:
+        raise ParameterError(
+            f"{path}: loading the figure script failed: {type(exc).__name__}: {exc}"
+        ) from exc
+    script = getattr(module, "FIGURE", None)
+    if not isinstance(script, FigureScript):
+        raise ParameterError(f"{path}: a figure script must define FIGURE = FigureScript(...)")
+    if script.name != path.stem:
+        raise ParameterError(
+            parameter="name", value=script.name, rule=f"must equal the file stem {path.stem!r}"
+        )
+    return script
+
+
+def discover_figures(folder: str | Path = DEFAULT_FIGURES) -> dict[str, FigureScript]:
+    """Load every figure script of ``folder`` (files not starting with ``_`` or ``.``).
+
+    Raises
+    ------
+    ParameterError
+        If the folder does not exist or a script is malformed.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        raise ParameterError(parameter="figures", value=str(root), rule="must be a folder")
+    scripts = {}
+    for path in sorted(root.glob("*.py")):
+        if path.name.startswith(("_", ".")):
+            continue
+        script = _load(path)
+        scripts[script.name] = script
+    return scripts
+
+
+def make_figure(
+    script: FigureScript,
+    *,
+    output: str | Path | None = None,
+    profile: str | None = None,
+    store: str | Path | None = None,
+    executor: str | Executor | None = None,
+    workers: int | None = None,
+    seed: int = 0,
+    catalog: Sequence[str | Path] | None = None,
+) -> Path:
+    """Run the claims of ``script`` (cached in the store) and write its PNG.
+
+    Parameters
+    ----------
+    script
+        The figure.
+    output
+        PNG path (default ``docs/figures/<name>.png``).
+    profile
+        Sweep profile (default: the script's).
+    store, executor, workers, seed
+        As for :func:`fedtheory.verify.runner.verify`.
+    catalog
+        Claim files or folders (default: the script's).
+
+    Returns
+    -------
+    Path
+        Where the figure was written.
+
+    Raises
+    ------
+    FedTheoryError
+        If a claim the figure needs errored: nothing is drawn from incomplete data.
+    """
+    from fedtheory.plotting import png_bytes
+    from fedtheory.verify.runner import DEFAULT_STORE, verify
+
+    run = verify(
+        list(catalog if catalog is not None else script.catalog),
+        profile=profile or script.profile,
+        claims=script.claims,
+        executor=executor,
+        workers=workers,
+        store=store if store is not None else DEFAULT_STORE,
+        seed=seed,
+    )
+    results = {r.claim.id: r for r in run.results}
+    broken = [cid for cid, r in results.items() if r.measurements is None]
+    if broken:
+        reasons = "; ".join(f"{cid}: {results[cid].verdict.reason}" for cid in broken)
+        raise FedTheoryError(f"figure {script.name}: claims without data ({reasons})")
+    figure = script.draw(results)
+    figure.set_dpi(150)
+    path = Path(output) if output is not None else DEFAULT_OUTPUT / f"{script.name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(png_bytes(figure))
+    return path
+
+
+def main(script: FigureScript, argv: Sequence[str] | None = None) -> None:
+    """Command line of ``python figures/<name>.py``: make the figure and say where it went."""
+    parser = argparse.ArgumentParser(description=script.title)
+    parser.add_argument("--profile", default=None, help=f"sweep profile (default {script.profile})")
+    parser.add_argument("--output", default=None, help="PNG path (default docs/figures/NAME.png)")
+    parser.add_argument("--store", default=None, help="result store (default .fedtheory/…)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes")
+    args = parser.parse_args(argv)
+    try:
+        path = make_figure(
+            script,
+            output=args.output,
+            profile=args.profile,
+            store=args.store,
+            workers=args.workers,
+        )
+    except FedTheoryError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        raise SystemExit(2) from None
+    sys.stdout.write(f"{path}\n")
