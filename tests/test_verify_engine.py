@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from fedtheory.errors import ParameterError
 from fedtheory.verify import ResultStore, verify
 from fedtheory.verify.executors import DaskExecutor
 
@@ -32,7 +33,7 @@ import time
 import numpy as np
 
 from fedtheory.bounds import Citation
-from fedtheory.errors import DivergenceError
+from fedtheory.errors import DivergenceError, ParameterError
 from fedtheory.verify import Claim, RateExponent, Sweep, UpperBoundHolds
 
 
@@ -500,3 +501,66 @@ def test_ctrl_c_keeps_finished_work_and_exits_130(tmp_path: Path) -> None:
     resumed = verify([claims], profile="smoke", store=store, workers=2)
     assert sum(r.n_cached for r in resumed.results) == kept
     assert sum(r.n_cached + r.n_computed for r in resumed.results) == 40
+
+
+SHARED = """
+import numpy as np
+
+from fedtheory.bounds import Citation
+from fedtheory.verify import Claim, Identity, RateExponent, Sweep
+
+
+def squared_mean(params, seed):
+    x = np.random.default_rng(seed).standard_normal(int(params["n"]))
+    return {"sq": float(x.mean() ** 2), "inv": 1.0 / params["n"]}
+
+
+def other(params, seed):
+    return {"sq": 1.0, "inv": 1.0}
+
+
+SWEEPS = {
+    "smoke": Sweep(grid={"n": [10, 100, 1000]}, replicates=8),
+    "quick": Sweep(grid={"n": [10, 100, 1000]}, replicates=8),
+}
+rate = Claim(
+    id="classic/shared/rate",
+    source=Citation("classic", "shared"),
+    statement="rate",
+    experiment=squared_mean,
+    sweeps=SWEEPS,
+    criterion=RateExponent(x="n", y="sq", expected=-1, band=0.5),
+    measures="classic/shared/squared-mean",
+)
+mean = Claim(
+    id="classic/shared/mean",
+    source=Citation("classic", "shared"),
+    statement="mean",
+    experiment={EXPERIMENT},
+    sweeps=SWEEPS,
+    criterion=Identity(a="sq", b="inv", rtol=10.0, over="mean"),
+    measures="classic/shared/squared-mean",
+)
+"""
+
+
+def test_claims_sharing_a_measurement_set_compute_it_once(tmp_path):
+    path = tmp_path / "shared.py"
+    path.write_text(SHARED.replace("{EXPERIMENT}", "squared_mean"))
+    store = tmp_path / "s.sqlite"
+    run = verify([path], profile="smoke", store=store, workers=1)
+    assert [r.n_computed for r in run.results] == [24, 0]
+    first, second = (r.measurements for r in run.results)
+    assert first is not None and second is not None
+    assert [p.values["sq"].tolist() for p in first.points] == [
+        p.values["sq"].tolist() for p in second.points
+    ]
+    with ResultStore(store) as results:
+        assert [row["claim"] for row in results.summary()] == ["classic/shared/squared-mean"]
+
+
+def test_a_measurement_set_has_one_experiment(tmp_path):
+    path = tmp_path / "shared.py"
+    path.write_text(SHARED.replace("{EXPERIMENT}", "other"))
+    with pytest.raises(ParameterError, match="measurement set 'classic/shared/squared-mean'"):
+        verify([path], profile="smoke", store=tmp_path / "s.sqlite", workers=1)

@@ -278,6 +278,13 @@ class Claim:
         ``"holds"`` or ``"violated"`` (a reproduced erratum or a deliberately false statement).
     notes
         Anything a reader should know: chosen defaults, departures from the paper.
+    measures
+        Name of a shared measurement set (default: the claim's own id). Claims that judge the
+        same experiment on the same sweep in different ways (e.g. the six statements read off
+        one figure) name one set: their replicates get the same seeds and store keys, so each
+        replicate is computed once and every claim of the set is judged on the same data. The
+        name looks like a claim id of the same paper; all claims of a set must use the same
+        experiment (checked when the catalog is planned).
     """
 
     id: str
@@ -289,6 +296,7 @@ class Claim:
     bound: Bound | None = None
     expect: Literal["holds", "violated"] = "holds"
     notes: str = ""
+    measures: str = ""
 
     def __post_init__(self) -> None:
         from fedtheory.bounds import Bound, Citation
@@ -339,6 +347,20 @@ class Claim:
         if self.expect not in (HOLDS, VIOLATED):
             raise ParameterError(
                 parameter="expect", value=self.expect, rule="must be 'holds' or 'violated'"
+            )
+        if self.measures == "":
+            object.__setattr__(self, "measures", self.id)
+        elif not isinstance(self.measures, str) or not _CLAIM_ID.match(self.measures):
+            raise ParameterError(
+                parameter="measures",
+                value=self.measures,
+                rule="must look like a claim id '<paper>/<theorem>/<slug>'",
+            )
+        elif self.measures.split("/")[0] != self.paper:
+            raise ParameterError(
+                parameter="measures",
+                value=self.measures,
+                rule=f"must belong to the claim's paper {self.paper!r}",
             )
 
     def _check_experiment(self) -> None:
@@ -391,6 +413,7 @@ class Claim:
             "expect": self.expect,
             "profiles": {p: self.sweep(p).to_dict() for p in PROFILES},
             "notes": self.notes,
+            "measures": self.measures,
         }
 
 

@@ -126,15 +126,23 @@ def plan(claims: Sequence[LoadedClaim], profile: str, base_seed: int = 0) -> lis
     _check_profile(profile)
     base_seed = _check_seed(base_seed)
     planned = []
+    experiments: dict[str, tuple[str, str]] = {}
     for loaded in claims:
         claim = loaded.claim
+        experiment = (str(loaded.file), claim.experiment.__qualname__)
+        if experiments.setdefault(claim.measures, experiment) != experiment:
+            first = experiments[claim.measures]
+            raise ParameterError(
+                f"{claim.id}: measurement set {claim.measures!r} is measured by "
+                f"{first[1]} in {first[0]}; this claim uses {experiment[1]} in {experiment[0]}"
+            )
         sweep = claim.sweep(profile)
         points = sweep.points()
         replicates = []
         for index, params in enumerate(points):
             for r in range(sweep.replicates):
-                seed = replicate_seed(base_seed, claim.id, params, r)
-                key = result_key(claim.id, params, seed, loaded.fingerprint, __version__)
+                seed = replicate_seed(base_seed, claim.measures, params, r)
+                key = result_key(claim.measures, params, seed, loaded.fingerprint, __version__)
                 replicates.append(Replicate(index, r, seed, key))
         block = sweep.block or sweep.replicates
         planned.append(PlannedClaim(loaded, profile, points, replicates, block))
@@ -282,9 +290,11 @@ def verify(
     owns_executor = not isinstance(executor, Executor)
     with ResultStore(store) as results_store:
         todo: list[tuple[PlannedClaim, list[Replicate]]] = []
+        scheduled: set[str] = set()  # claims sharing a measurement set compute it once
         for p in planned:
             stored = {} if no_cache else results_store.existing(r.key for r in p.replicates)
-            missing = [r for r in p.replicates if r.key not in stored]
+            missing = [r for r in p.replicates if r.key not in stored and r.key not in scheduled]
+            scheduled.update(r.key for r in missing)
             p.cached = len(p.replicates) - len(missing)
             todo.append((p, missing))
         total = sum(len(m) for _, m in todo)
@@ -365,7 +375,7 @@ def _execute(
         records = []
         for result in outcome["results"]:
             key = result_key(
-                planned.id,
+                planned.loaded.claim.measures,
                 sweep_params,
                 result["seed"],
                 planned.loaded.fingerprint,
@@ -374,7 +384,7 @@ def _execute(
             records.append(
                 {
                     "key": key,
-                    "claim": planned.id,
+                    "claim": planned.loaded.claim.measures,
                     "params": sweep_params,
                     "replicate": result["replicate"],
                     "seed": result["seed"],

@@ -6,7 +6,7 @@ Schema (``schema_version`` 1)::
         -- ('schema_version', '1'), ('created', ISO time)
     CREATE TABLE results (
         key         TEXT PRIMARY KEY, -- sha256 of (claim, params, seed, fingerprint, version)
-        claim       TEXT NOT NULL,    -- claim id
+        claim       TEXT NOT NULL,    -- claim id, or the shared measurement set of the claim
         params      TEXT NOT NULL,    -- canonical JSON of the parameter point (sorted keys)
         replicate   INTEGER NOT NULL, -- replicate index at that point
         seed        INTEGER NOT NULL, -- the replicate's seed (from SeedSequence, 63 bits)
