@@ -1,4 +1,4 @@
-"""Exact risks on the quadratic model GM-Q (Chen, Zheng, Long & Su; reading guide §5 V1, V5, V11, V15, V16).
+"""Exact risks on the quadratic model GM-Q (Chen, Zheng, Long & Su; guide §5 V1, V5, V11, V15, V16).
 
 GM-Q is federated mean estimation: ℓ(w; z) = ½‖w − z‖², z = w⋆^(i) + ξ with bounded noise of
 variance s² per coordinate, optima w⋆^(i) = w̄ + R·u_i on paired antipodal unit directions
@@ -29,7 +29,7 @@ from fedtheory.bounds import Citation
 from fedtheory.problems.mean_estimation import outlier_clients, quadratic_clients
 from fedtheory.verify import Claim, Identity, LowerBoundHolds, Sweep, UpperBoundHolds
 
-_GMQ = {"d": 4, "noise": 1.0}
+_GMQ = {"d": 8, "noise": 1.0}
 
 
 def _exact(m: int, n: float, d: int, R: float, s: float, lam: float) -> dict[str, float]:
@@ -70,7 +70,7 @@ def gmq_estimators(params: dict[str, Any], seed: int) -> dict[str, float]:
     variance = d * s * s / n * (1 - 1 / m)
     lam_star = variance / (R * R) if R > 0 else np.inf
     tuned = float(instance.excess_risk(instance.fedprox_erm(lam_star)[1]).mean())
-    oracle = fedavg if R * R <= variance else plt
+    oracle = fedavg if variance >= R * R else plt
     return {
         "plt": plt,
         "fedavg": fedavg,
@@ -91,7 +91,8 @@ _V1 = {
 }
 _V1_NOTE = (
     "Tolerance: the Student-t interval of the Monte-Carlo mean of (measured − exact) must lie "
-    "within 5% of the exact value at every point (Bonferroni over points)."
+    "within 10% of the exact value at every point (Bonferroni over points); with 3000 "
+    "replicates the interval is about ±4%, so an error of 15% in a formula is caught."
 )
 
 
@@ -102,7 +103,7 @@ def _identity_claim(slug: str, where: str, output: str, statement: str) -> Claim
         statement=statement,
         experiment=gmq_estimators,
         sweeps=_V1,
-        criterion=Identity(output, f"{output}_exact", rtol=0.05, over="mean", x="R"),
+        criterion=Identity(output, f"{output}_exact", rtol=0.1, over="mean", x="R"),
         notes=_V1_NOTE,
         measures=_SET,
     )
@@ -135,56 +136,70 @@ tuned_exact = _identity_claim(
     "the harmonic combination of the two endpoints' excess variance and bias.",
 )
 
+
+def gmq_exact_risks(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """The *expected* risks of the GM-Q estimators, from the closed forms checked above.
+
+    Deterministic: the expectations depend on the drawn optima only through R (the directions
+    are antipodal), so one replicate per point is exact.
+    """
+    m, n, d = int(params["m"]), int(params["n"]), int(params["d"])
+    R, s = float(params["R"]), float(params["noise"])
+    exact = _exact(m, n, d, R, s, 0.0)
+    variance = d * s * s / n * (1 - 1 / m)
+    oracle = exact["fedavg_exact"] if variance >= R * R else exact["plt_exact"]
+    return {"oracle": oracle, **exact}
+
+
+_R_GRID = list(np.round(np.geomspace(0.003, 10.0, 25), 5))
 _ENVELOPE = {
-    "smoke": Sweep(
-        grid={"m": [4], "n": [20], "R": [0.05, 0.5, 2.0]},
-        fixed={**_GMQ, "lam": 0.5},
-        replicates=600,
-    ),
-    "quick": Sweep(
-        grid={"m": [2, 16], "n": [20, 200], "R": list(np.round(np.geomspace(0.01, 3.0, 8), 4))},
-        fixed={**_GMQ, "lam": 0.5},
-        replicates=600,
-    ),
+    "smoke": Sweep(grid={"m": [2, 16], "n": [20, 200], "R": _R_GRID}, fixed=_GMQ),
+    "quick": Sweep(grid={"m": [2, 4, 16, 64], "n": [10, 40, 160, 640], "R": _R_GRID}, fixed=_GMQ),
 }
+_ENVELOPE_NOTE = (
+    "Algebra on the closed forms whose Monte-Carlo agreement the identity claims above check; "
+    "one exact point per (m, n, R)."
+)
 oracle_upper = Claim(
     id="minimax/cor9/oracle-below-envelope",
     source=Citation("minimax", "§3.3, eqs. (18)–(19) with Corollary 9"),
     statement=(
         "The dichotomy (FedAvg when R² is below the switch, local training above) attains the "
-        "minimax envelope min(ds²/n, R²) + ds²/N: on GM-Q its risk is at most ½ of it."
+        "minimax envelope min(ds²/n, R²) + ds²/N: on GM-Q its expected risk is at most ½ of it."
     ),
-    experiment=gmq_estimators,
+    experiment=gmq_exact_risks,
     sweeps=_ENVELOPE,
-    criterion=UpperBoundHolds("oracle", "envelope_upper", x="R", over="mean"),
-    notes="Constant ½ derived on GM-Q; equality holds for R² ≤ ds²(1/n − 1/N).",
-    measures=_SET,
+    criterion=UpperBoundHolds("oracle", "envelope_upper", x="R", over="every", rtol=1e-9),
+    notes=_ENVELOPE_NOTE + " Equality holds for R² ≤ ds²(1/n − 1/N).",
+    measures="minimax/gmq/exact-risks",
 )
 oracle_lower = Claim(
     id="minimax/cor9/oracle-above-envelope",
     source=Citation("minimax", "Theorem 8 / Corollary 9 (lower bounds) on GM-Q"),
     statement=(
-        "No constant-factor gain is left over the envelope: the dichotomy's risk on GM-Q is at "
-        "least ½·m/(m+1) of min(ds²/n, R²) + ds²/N (so 'exactly one of FedAvg and local "
-        "training is optimal' holds up to the factor (m+1)/m)."
+        "No constant-factor gain is left over the envelope: the dichotomy's expected risk on "
+        "GM-Q is at least ½·m/(m+1) of min(ds²/n, R²) + ds²/N, so 'exactly one of FedAvg and "
+        "local training is optimal' holds up to the factor (m+1)/m."
     ),
-    experiment=gmq_estimators,
+    experiment=gmq_exact_risks,
     sweeps=_ENVELOPE,
-    criterion=LowerBoundHolds("oracle", "envelope_lower", x="R", over="mean"),
-    notes="Constant ½·m/(m+1) derived on GM-Q; equality holds for R² ≥ ds²/n.",
-    measures=_SET,
+    criterion=LowerBoundHolds("oracle", "envelope_lower", x="R", over="every", rtol=1e-9),
+    notes=_ENVELOPE_NOTE + " Equality holds for R² ≥ ds²/n.",
+    measures="minimax/gmq/exact-risks",
 )
 tuned_beats_both = Claim(
     id="minimax/thm11/gmq-tuned-fedprox-beats-both",
     source=Citation("minimax", "§3.4 conjecture after Theorem 12 (exact on GM-Q)"),
     statement=(
-        "Optimally tuned FedProx is minimax optimal — on GM-Q it is never worse than the better "
-        "of FedAvg and local training (the paper conjectures optimality from Figure 1)."
+        "Optimally tuned FedProx is minimax optimal — on GM-Q its expected risk is never above "
+        "the better of FedAvg and local training (the paper conjectures optimality from "
+        "Figure 1)."
     ),
-    experiment=gmq_estimators,
+    experiment=gmq_exact_risks,
     sweeps=_ENVELOPE,
-    criterion=UpperBoundHolds("tuned", "better_exact", x="R", over="mean"),
-    measures=_SET,
+    criterion=UpperBoundHolds("tuned_exact", "better_exact", x="R", over="every", rtol=1e-9),
+    notes=_ENVELOPE_NOTE,
+    measures="minimax/gmq/exact-risks",
 )
 
 
