@@ -21,6 +21,7 @@ shows up as a violated identity.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -285,4 +286,63 @@ weights_claim = Claim(
     },
     criterion=Identity("aer_fair", "aer_fair_predicted", rtol=0.05, over="mean", x="m"),
     measures="minimax/gmq/weighting",
+)
+
+
+def validated_dichotomy(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """The practical dichotomy of §3.3: choose FedAvg or local training by held-out loss.
+
+    Each client holds out a fraction f of its samples; both ERMs are fitted on the rest and the
+    one with the lower pooled held-out loss is chosen (globally, as the text reads); the chosen
+    method is then refitted on all the data (guide V17).
+    """
+    m, n, d = int(params["m"]), int(params["n"]), int(params["d"])
+    R, s, f = float(params["R"]), float(params["noise"]), float(params["fraction"])
+    data_seed, split_seed = np.random.SeedSequence(seed).spawn(2)
+    instance = quadratic_clients(m, n, d, R, s, data_seed)
+    train, held_out = instance.data.split(f, np.random.default_rng(split_seed))
+    fitted = dataclasses.replace(instance, data=train)
+    pooled_loss = {
+        "fedavg": float(held_out.counts @ held_out.empirical_risk(fitted.global_erm())),
+        "plt": float(held_out.counts @ held_out.empirical_risk(fitted.local_erm())),
+    }
+    choice = min(pooled_loss, key=pooled_loss.__getitem__)
+    final = instance.global_erm() if choice == "fedavg" else instance.local_erm()
+    exact = _exact(m, n, d, R, s, 0.0)
+    return {
+        "selected": float(instance.excess_risk(final).mean()),
+        "chose_fedavg": float(choice == "fedavg"),
+        "best_exact": exact["better_exact"],
+        "tolerated": 1.5 * exact["better_exact"],
+    }
+
+
+validation = Claim(
+    id="minimax/dichotomy/validation-selects-well",
+    source=Citation("minimax", "§3.3, the practical dichotomous strategy"),
+    statement=(
+        "Running both FedAvg and local training and deploying the one with the lower held-out "
+        "error is nearly as good as the oracle dichotomy: on GM-Q its expected risk stays within "
+        "1.5× of the better of the two, at every R (20% of each client's data held out)."
+    ),
+    experiment=validated_dichotomy,
+    sweeps={
+        "smoke": Sweep(
+            grid={"R": [0.05, 0.3, 2.0]},
+            fixed={**_GMQ, "m": 8, "n": 50, "fraction": 0.2},
+            replicates=200,
+        ),
+        "quick": Sweep(
+            grid={"R": list(np.round(np.geomspace(0.02, 3.0, 12), 4))},
+            fixed={**_GMQ, "m": 8, "n": 50, "fraction": 0.2},
+            replicates=1000,
+            block=250,
+        ),
+    },
+    criterion=UpperBoundHolds("selected", "tolerated", x="R", over="mean"),
+    notes=(
+        "The threshold 1.5 is the reading guide's (V17). The selection is noisiest near the "
+        "crossing R*² = ds²(1/n − 1/N), where both candidates are about equally good."
+    ),
+    measures="minimax/gmq/validation",
 )
