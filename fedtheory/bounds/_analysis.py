@@ -818,6 +818,11 @@ def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Cross
         )
         exprs.append(expr.xreplace({original: x}))
     f, g = exprs
+    # an unknown constant that multiplies both sides (the C of two order bounds) cancels out
+    for constant in set(first.constants) & set(second.constants):
+        c = info[constant].symbol
+        if c in f.free_symbols and all(c not in sp.simplify(e / c).free_symbols for e in (f, g)):
+            f, g = sp.simplify(f / c), sp.simplify(g / c)
     free = (f.free_symbols | g.free_symbols) - {x}
     if free:
         return _symbolic_crossover(first, second, var, x, f, g, free)
@@ -929,11 +934,17 @@ def _symbolic_crossover(
     if not solutions:  # an empty answer from solve is not a proof that no crossing exists
         raise ParameterError(refusal)
     results = []
-    for s in _with_other_branches(solutions):
-        s = sp.simplify(s)
+    roots = [sp.simplify(s) for s in _with_other_branches(solutions)]
+    for s in roots:
         if s.is_real is False:
             continue
         if (x.is_positive or x.is_nonnegative) and s.is_nonpositive and not s.is_zero:
             continue  # outside the domain of var (a nonpositive root that is not identically 0)
+        if (
+            (x.is_positive or x.is_nonnegative)
+            and s.could_extract_minus_sign()
+            and any(sp.simplify(s + r) == 0 for r in roots)
+        ):
+            continue  # of a pair ±r for a nonnegative variable, only +r can be in the domain
         results.append(Crossing(var, None, s, "symbolic"))
     return results

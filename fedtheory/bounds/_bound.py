@@ -778,6 +778,9 @@ class Bound:
         new._meanings.update(
             {n: i.meaning for n, i in self._infos.items() if n in remaining and n not in values}
         )
+        if self.is_order and not remaining & set(self.constants):
+            # every unknown constant was given a value: an ordinary inequality at that constant
+            new.kind = "upper" if self.kind == "order-upper" else "lower"
         new._infos = new._collect_symbols()
         new.example = {n: v for n, v in self.example.items() if n in new._infos and n not in values}
         missing = [n for n in new.parameters if n not in new.example]
