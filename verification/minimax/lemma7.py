@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from scipy.special import expit
 
-from fedtheory.bounds import Citation
+from fedtheory import bounds
 from fedtheory.verify import Claim, LowerBoundHolds, Sweep
 
 
@@ -38,11 +38,7 @@ def curvature_ratio(params: dict[str, Any], seed: int) -> dict[str, float]:
     hessian = (features * weights[:, None]).T @ features / n
     gram = features.T @ features / n
     ratio = np.linalg.eigvalsh(hessian)[0] / np.linalg.eigvalsh(gram)[0]
-    return {
-        "curvature_ratio": float(ratio),
-        "mu0_printed": float((np.exp(a / 2) + np.exp(-a)) ** -2),
-        "mu0_corrected": float((np.exp(a / 2) + np.exp(-a / 2)) ** -2),
-    }
+    return {"curvature_ratio": float(ratio)}
 
 
 _SWEEPS = {
@@ -54,27 +50,33 @@ _SWEEPS = {
 
 mu0_printed = Claim(
     id="minimax/lemma7/mu0-printed",
-    source=Citation("minimax", "Lemma 7, eq. (12) as printed"),
+    source=bounds.get("minimax.lemma7.mu0").source,
     statement=(
         "On the ball of radius ρ, the logistic empirical risk is μ0·λ_min(XᵀX/n)-strongly convex "
         "with μ0 = (e^{a/2} + e^{−a})^{−2}, a = c_X√d ρ (as printed)."
     ),
     experiment=curvature_ratio,
     sweeps=_SWEEPS,
-    criterion=LowerBoundHolds("curvature_ratio", "mu0_printed", x="a", over="every"),
+    criterion=LowerBoundHolds(
+        "curvature_ratio", bounds.get("minimax.lemma7.mu0"), x="a", over="every"
+    ),
+    bound=bounds.get("minimax.lemma7.mu0"),
     expect="violated",
     notes="Erratum (guide §6.1): the printed constant exceeds 1/4 ≥ sig' for small a.",
     measures="minimax/lemma7/curvature",
 )
 mu0_corrected = Claim(
     id="minimax/lemma7/mu0-corrected",
-    source=Citation("minimax", "Lemma 7, eq. (12) corrected"),
+    source=bounds.get("minimax.lemma7.mu0.corrected").source,
     statement=(
         "On the ball of radius ρ, the logistic empirical risk is μ0·λ_min(XᵀX/n)-strongly convex "
         "with μ0 = (e^{a/2} + e^{−a/2})^{−2} = min_{|t|≤a} sig'(t), a = c_X√d ρ."
     ),
     experiment=curvature_ratio,
     sweeps=_SWEEPS,
-    criterion=LowerBoundHolds("curvature_ratio", "mu0_corrected", x="a", over="every"),
+    criterion=LowerBoundHolds(
+        "curvature_ratio", bounds.get("minimax.lemma7.mu0.corrected"), x="a", over="every"
+    ),
+    bound=bounds.get("minimax.lemma7.mu0.corrected"),
     measures="minimax/lemma7/curvature",
 )

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from fedtheory import bounds
 from fedtheory.bounds import Citation
 from fedtheory.problems.mean_estimation import outlier_clients, quadratic_clients
 from fedtheory.verify import Claim, Identity, LowerBoundHolds, Sweep, UpperBoundHolds
@@ -78,6 +79,8 @@ def gmq_estimators(params: dict[str, Any], seed: int) -> dict[str, float]:
         "fedprox": fedprox,
         "tuned": tuned,
         "oracle": oracle,
+        "s2": s * s,
+        "N": float(m * n),
         **_exact(m, n, d, R, s, lam),
     }
 
@@ -97,14 +100,16 @@ _V1_NOTE = (
 )
 
 
-def _identity_claim(slug: str, where: str, output: str, statement: str) -> Claim:
+def _identity_claim(slug: str, output: str, bound_id: str, statement: str) -> Claim:
+    bound = bounds.get(bound_id)
     return Claim(
         id=f"minimax/{slug}",
-        source=Citation("minimax", where),
+        source=bound.source,
         statement=statement,
         experiment=gmq_estimators,
         sweeps=_V1,
-        criterion=Identity(output, f"{output}_exact", rtol=0.1, over="mean", x="R"),
+        criterion=Identity(output, bound, rtol=0.1, over="mean", x="R"),
+        bound=bound,
         notes=_V1_NOTE,
         measures=_SET,
     )
@@ -112,27 +117,27 @@ def _identity_claim(slug: str, where: str, output: str, statement: str) -> Claim
 
 plt_exact = _identity_claim(
     "thm4/gmq-local-training-risk",
-    "Theorem 4 (exact on GM-Q)",
     "plt",
+    "minimax.gmq.plt",
     "Local training's expected excess risk on GM-Q is exactly ds²/(2n), whatever R and m.",
 )
 fedavg_exact = _identity_claim(
     "thm6/gmq-fedavg-risk",
-    "Theorem 6, eq. (11) (exact on GM-Q)",
     "fedavg",
+    "minimax.gmq.fedavg",
     "The FedAvg ERM's expected excess risk on GM-Q is exactly ½(R² + ds²/N).",
 )
 fedprox_exact = _identity_claim(
     "eq20/gmq-fedprox-risk",
-    "FedProx objective (20) (exact on GM-Q)",
     "fedprox",
+    "minimax.gmq.fedprox",
     "The FedProx minimizer shrinks each local mean toward the pooled mean by θ = λ/(1+λ); its "
     "expected risk is ½[dv((1−θ)² + (1−(1−θ)²)/m) + θ²R²], v = s²/n.",
 )
 tuned_exact = _identity_claim(
     "eq20/gmq-tuned-fedprox-risk",
-    "FedProx objective (20) with λ* = V/R² (exact on GM-Q)",
     "tuned",
+    "minimax.gmq.fedprox.tuned",
     "FedProx tuned at λ* = V/R² has expected risk ½[dv/m + R²V/(R² + V)], V = dv(1 − 1/m): "
     "the harmonic combination of the two endpoints' excess variance and bias.",
 )
