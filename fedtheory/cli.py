@@ -1,4 +1,4 @@
-"""Command-line interface: ``fedtheory bounds …``, ``verify``, ``catalog`` and ``results …``.
+"""Command-line interface: ``fedtheory bounds``, ``verify``, ``catalog``, ``results``, ``figures``.
 
 A thin layer over :mod:`fedtheory.bounds`: it parses arguments, calls the library and formats
 the answers (rich tables on stdout). Every :class:`~fedtheory.errors.FedTheoryError` and every
@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -38,6 +39,13 @@ from fedtheory.errors import (
     ParameterError,
     format_assignment,
 )
+
+# Parallelism comes from the executor running one task per core (DESIGN §4): one BLAS thread per
+# process avoids oversubscribing the cores (a d = 100 Newton solve ran 10x slower with two
+# OpenBLAS threads per worker on 2 cores). Set before numpy loads (nothing above imports it);
+# the user's own setting wins.
+for _variable in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
 if TYPE_CHECKING:
     from fedtheory.bounds import Bound, Exponent

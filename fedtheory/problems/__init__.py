@@ -6,6 +6,35 @@ second moments) are computed from the data, and a test checks each against its d
 
 from __future__ import annotations
 
+from fedtheory.problems.dataset import LOSSES, FederatedDataset, check_weights
+from fedtheory.problems.logistic import (
+    MAX_ENUMERATION_DIM,
+    MAX_POSTERIOR_DIM,
+    AppendixDClients,
+    AssouadClients,
+    LogisticClients,
+    LogisticProblem,
+    RademacherProblem,
+    appendix_d_clients,
+    assouad_clients,
+    bayes_estimate,
+    logistic_clients,
+)
+from fedtheory.problems.mean_estimation import (
+    LinearRegressionClients,
+    OutlierClients,
+    QuadraticClients,
+    fine_tune_equivalent_lambda,
+    gmq_crossing_radius2,
+    gmq_expected_risk_fedavg,
+    gmq_expected_risk_fedprox,
+    gmq_expected_risk_plt,
+    gmq_tuned_fedprox_lambda,
+    gmq_tuned_fedprox_risk,
+    linear_regression_clients,
+    outlier_clients,
+    quadratic_clients,
+)
 from fedtheory.problems.quadratic import (
     IsotropicQuadratic,
     QuadraticInstance,
@@ -17,11 +46,38 @@ from fedtheory.problems.quadratic import (
 )
 
 __all__ = [
+    "LOSSES",
+    "MAX_ENUMERATION_DIM",
+    "MAX_POSTERIOR_DIM",
+    "AppendixDClients",
+    "AssouadClients",
+    "FederatedDataset",
     "IsotropicQuadratic",
+    "LinearRegressionClients",
+    "LogisticClients",
+    "LogisticProblem",
+    "OutlierClients",
+    "QuadraticClients",
     "QuadraticInstance",
+    "RademacherProblem",
     "TwoEigenvalueQuadratic",
+    "appendix_d_clients",
+    "assouad_clients",
+    "bayes_estimate",
+    "check_weights",
+    "fine_tune_equivalent_lambda",
+    "gmq_crossing_radius2",
+    "gmq_expected_risk_fedavg",
+    "gmq_expected_risk_fedprox",
+    "gmq_expected_risk_plt",
+    "gmq_tuned_fedprox_lambda",
+    "gmq_tuned_fedprox_risk",
     "haar_orthogonal",
     "isotropic_quadratic",
+    "linear_regression_clients",
+    "logistic_clients",
+    "outlier_clients",
+    "quadratic_clients",
     "random_quadratic",
     "two_eigenvalue_quadratic",
 ]
