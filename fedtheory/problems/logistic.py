@@ -700,6 +700,7 @@ def logistic_clients(
     radius: float | None = None,
     weights: Any = None,
     directions: Literal["antipodal", "random"] = "antipodal",
+    population_seed: SeedLike | None = None,
 ) -> LogisticClients:
     """GM-L (guide §5.1): the theory-faithful logistic model of Lemma 7 with exact risks.
 
@@ -741,6 +742,10 @@ def logistic_clients(
         Client weights **p** on the simplex; default n_i/N.
     directions
         ``"antipodal"`` (default) or ``"random"``.
+    population_seed
+        When given, w_0 and the directions are drawn from this seed and only the samples from
+        ``seed``: a fixed population (fixed curvature κ, fixed crossing location) observed
+        through independent datasets.
 
     Returns
     -------
@@ -782,12 +787,15 @@ def logistic_clients(
         )
     p = _client_weights(weights, counts)
     rng = generator(seed)
-    w0 = rng.standard_normal(d)
+    population = (
+        rng if population_seed is None else generator(population_seed, parameter="population_seed")
+    )
+    w0 = population.standard_normal(d)
     w0 *= center_norm / np.linalg.norm(w0)
     if directions == "antipodal":
-        U = _balanced_directions(m, d, rng)
+        U = _balanced_directions(m, d, population)
     else:
-        U = rng.standard_normal((m, d))
+        U = population.standard_normal((m, d))
         U /= np.linalg.norm(U, axis=1, keepdims=True)
     optima = w0 + R * U
     rho = _check_radius(radius, 2.0 * (center_norm + R) + 1.0, optima, strict=True)
