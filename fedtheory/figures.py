@@ -175,7 +175,7 @@ def make_figure(
     figure.set_dpi(150)
     path = Path(output) if output is not None else DEFAULT_OUTPUT / f"{script.name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(png_bytes(figure))
+    path.write_bytes(png_bytes(figure, tight=False))  # the script owns its layout
     return path
 
 

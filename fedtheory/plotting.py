@@ -111,9 +111,10 @@ def new_figure(figsize: tuple[float, float] = (6.0, 4.0), dpi: float = 110) -> t
     return fig, ax
 
 
-def png_bytes(fig: Figure) -> bytes:
-    """Lay out ``fig`` (``tight_layout``) and render it to PNG bytes."""
-    fig.tight_layout()
+def png_bytes(fig: Figure, *, tight: bool = True) -> bytes:
+    """Lay out ``fig`` (``tight_layout``, unless ``tight=False``) and render it to PNG bytes."""
+    if tight:
+        fig.tight_layout()
     buffer = io.BytesIO()
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     canvas.print_png(buffer)

@@ -356,8 +356,8 @@ validation = Claim(
 # ------------------------------------------------------------------- the dichotomy on GM-Q (V6)
 
 #: Fine-tuning budgets: k full-batch GD steps of size η on each client's risk from FedAvg.
-FINE_TUNE_STEPS = (1, 2, 4, 8, 16, 32)
-FINE_TUNE_STEP = 0.5
+FINE_TUNE_STEPS = (0, 1, 2, 4, 8, 16, 32)
+FINE_TUNE_STEP = 0.25
 
 
 def gmq_dichotomy(params: dict[str, Any], seed: int) -> dict[str, float]:
@@ -365,8 +365,8 @@ def gmq_dichotomy(params: dict[str, Any], seed: int) -> dict[str, float]:
 
     FedAvg and local training (exact ERMs), the oracle dichotomy (switch at the exact crossing
     R*² = ds²(1/n − 1/N)), FedProx at its optimal λ* = V/R², and fine-tuning: k full-batch GD
-    steps of size η = ½ on each client's empirical risk, started at the FedAvg ERM (§3.3), for
-    k in ``FINE_TUNE_STEPS`` (the figure draws the best k in expectation).
+    steps of size η = ¼ on each client's empirical risk, started at the FedAvg ERM (§3.3), for
+    k in ``FINE_TUNE_STEPS`` (k = 0 is FedAvg; the figure draws the best k in expectation).
     """
     m, n, d = int(params["m"]), int(params["n"]), int(params["d"])
     R, s = float(params["R"]), float(params["noise"])
