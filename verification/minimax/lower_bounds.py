@@ -1,0 +1,71 @@
+"""The lower-bound machinery of Theorem 8 on the Assouad prior GM-P (Chen et al., App. A; guide V9).
+
+Theorem 8's proof puts a uniform prior on the client optima w⋆^(i) = δ·v^(i), v^(i) ∈ {±1}^d,
+with Rademacher features, and bounds the Bayes risk from below by Assouad's lemma. With the
+sign-rounding step the chain gives, per client, E‖ŵ − w⋆‖² ≥ (d/2)δ²(1 − √2 c_X δ √n)
+(``minimax.thm8.assouad``, constants as corrected in guide §6.3). The Bayes estimator — the
+exact posterior mean, by enumerating the 2^d hypotheses — attains the Bayes risk, so it must sit
+above that bound for every δ, and any other estimator (local training, the ERM) above it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fedtheory import bounds
+from fedtheory.problems import assouad_clients, bayes_estimate
+from fedtheory.verify import Claim, LowerBoundHolds, Sweep
+
+ASSOUAD = bounds.get("minimax.thm8.assouad")
+
+
+def assouad_risks(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """Squared errors of the Bayes posterior mean and of local training on one GM-P draw."""
+    m, n, d = int(params["m"]), int(params["n"]), int(params["d"])
+    delta = float(params["c"]) / np.sqrt(n)
+    instance = assouad_clients(m, n, d, delta, seed)
+    bayes = float(np.sum((bayes_estimate(instance) - instance.optima) ** 2, axis=1).mean())
+    local = float(np.sum((instance.local_erm() - instance.optima) ** 2, axis=1).mean())
+    return {"bayes_risk": bayes, "local_risk": local, "delta": delta}
+
+
+_SWEEPS = {
+    "smoke": Sweep(grid={"c": [0.1, 0.3, 0.6]}, fixed={"m": 4, "n": 50, "d": 4}, replicates=64),
+    "quick": Sweep(
+        grid={"c": [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]},
+        fixed={"m": 4, "n": 50, "d": 4},
+        replicates=200,
+        block=50,
+    ),
+}
+_SET = "minimax/thm8/assouad-prior"
+_ARGS = {"c_X": 1.0, "d": "d", "delta_i": "delta", "n_i": "n"}
+
+bayes_above = Claim(
+    id="minimax/thm8/bayes-risk-above-assouad-bound",
+    source=ASSOUAD.source,
+    statement=(
+        "On the Assouad prior with δ = c/√n, the Bayes risk of estimating a client's optimum is "
+        "at least (d/2)δ²(1 − √2 c_X δ√n) — the per-client step of Theorem 8's proof."
+    ),
+    experiment=assouad_risks,
+    sweeps=_SWEEPS,
+    criterion=LowerBoundHolds("bayes_risk", ASSOUAD, x="c", over="mean", bound_args=_ARGS),
+    bound=ASSOUAD,
+    notes="The Bayes risk is the exact posterior mean's squared error, averaged over the prior.",
+    measures=_SET,
+)
+local_above = Claim(
+    id="minimax/thm8/local-training-above-bayes",
+    source=ASSOUAD.source,
+    statement=(
+        "No estimator beats the Bayes risk on the prior: local training's squared error is at "
+        "least the posterior mean's, for every δ."
+    ),
+    experiment=assouad_risks,
+    sweeps=_SWEEPS,
+    criterion=LowerBoundHolds("local_risk", "bayes_risk", x="c", over="mean"),
+    measures=_SET,
+)
