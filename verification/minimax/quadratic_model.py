@@ -441,3 +441,81 @@ gmq_crossing_location = Claim(
     bound=bounds.get("minimax.gmq.crossing"),
     measures=_DICHOTOMY_SET,
 )
+
+
+# ----------------------------------------------------------------- federated stability (V8)
+
+STABILITY = bounds.get("minimax.thm6.stability")
+
+
+def replace_one(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """How far the FedAvg and local ERMs move when one sample of one client is replaced (Def. 5).
+
+    Imbalanced clients n_i = n·2^i with sample weights p_i = n_i/N; the replaced sample is the
+    first one of client ``client``, replaced by an independent draw z'. On GM-Q the FedAvg ERM
+    is Σ p_i x̄_i, so it moves by exactly p_i‖z − z'‖/n_i = ‖z − z'‖/N, whatever n_i is (the
+    proof of Theorem 6), and the local ERM by ‖z − z'‖/n_i.
+    """
+    m, n, d = int(params["m"]), int(params["n"]), int(params["d"])
+    R, s, client = float(params["R"]), float(params["noise"]), int(params["client"])
+    data_seed, replace_seed = np.random.SeedSequence(seed).spawn(2)
+    counts = [n * 2**i for i in range(m)]
+    instance = quadratic_clients(m, counts, d, R, s, data_seed, radius=float(params["radius"]))
+    rng = np.random.default_rng(replace_seed)
+    fresh = instance.optima[client] + rng.uniform(-np.sqrt(3) * s, np.sqrt(3) * s, d)
+    replaced = instance.with_sample_replaced(client, 0, fresh)
+    moved = float(np.linalg.norm(instance.data.features[client, 0] - fresh))
+    n_i, p_i = counts[client], instance.weights[client]
+    return {
+        "delta_fedavg": float(np.linalg.norm(replaced.global_erm() - instance.global_erm())),
+        "delta_local": float(
+            np.linalg.norm(replaced.local_erm()[client] - instance.local_erm()[client])
+        ),
+        "predicted_fedavg": p_i * moved / n_i,
+        "predicted_local": moved / n_i,
+        "p_i": float(p_i),
+        "n_i": float(n_i),
+        "ell_inf": instance.ell_inf,
+    }
+
+
+_STABILITY = {
+    profile: Sweep(
+        grid={"client": [0, 1, 2, 3]},
+        fixed={**_GMQ, "m": 4, "n": 20, "R": 0.5, "radius": 10.0},
+        replicates=reps,
+    )
+    for profile, reps in (("smoke", 20), ("quick", 100))
+}
+stability_exact = Claim(
+    id="minimax/thm6/fedavg-stability-is-p-over-n",
+    source=Citation("minimax", "proof of Theorem 6 (App. C.1), federated stability (Def. 5)"),
+    statement=(
+        "Replacing one sample of client i moves the FedAvg ERM by exactly p_i‖z − z'‖/n_i on "
+        "GM-Q — with p_i = n_i/N the same 1/N for every client, however unequal the n_i."
+    ),
+    experiment=replace_one,
+    sweeps=_STABILITY,
+    criterion=Identity("delta_fedavg", "predicted_fedavg", rtol=1e-9, over="every", x="client"),
+    measures="minimax/gmq/replace-one",
+)
+stability_bound = Claim(
+    id="minimax/thm6/fedavg-stability-bound",
+    source=STABILITY.source,
+    statement=(
+        "The replace-one movement of the FedAvg ERM is at most 8√(2β‖ℓ‖∞)·p_i/(μn_i) "
+        "(our explicit constant from the proof of Theorem 6)."
+    ),
+    experiment=replace_one,
+    sweeps=_STABILITY,
+    criterion=UpperBoundHolds(
+        "delta_fedavg",
+        STABILITY,
+        x="client",
+        over="every",
+        bound_args={"beta": 1.0, "mu": 1.0, "ell_inf": "ell_inf", "p_i": "p_i", "n_i": "n_i"},
+    ),
+    bound=STABILITY,
+    notes="β = μ = 1 on GM-Q; ‖ℓ‖∞ is the largest loss on the ball of radius 10.",
+    measures="minimax/gmq/replace-one",
+)
