@@ -7,6 +7,14 @@ the public functions validate inputs, own the randomness and raise
 
 from __future__ import annotations
 
+from fedtheory.algorithms.federated import (
+    FederatedRun,
+    RoundTrace,
+    fedavg,
+    fedprox,
+    fine_tune,
+    local_sgd,
+)
 from fedtheory.algorithms.gradient_descent import (
     GDRun,
     SGDRun,
@@ -15,4 +23,16 @@ from fedtheory.algorithms.gradient_descent import (
     sgd_projected,
 )
 
-__all__ = ["GDRun", "SGDRun", "gradient_descent", "inexact_errors", "sgd_projected"]
+__all__ = [
+    "FederatedRun",
+    "GDRun",
+    "RoundTrace",
+    "SGDRun",
+    "fedavg",
+    "fedprox",
+    "fine_tune",
+    "gradient_descent",
+    "inexact_errors",
+    "local_sgd",
+    "sgd_projected",
+]
