@@ -828,8 +828,8 @@ class Crossing(Criterion):
     """Two measured curves cross along ``x``, optionally at a predicted location.
 
     At each point the difference of the means of ``a`` and ``b`` is formed; the crossing is its
-    first sign change, interpolated linearly in log x; its interval comes from a stratified
-    bootstrap (:func:`fedtheory.stats.find_crossing`).
+    first sign change, interpolated linearly in log x (in x when the grid contains 0); its
+    interval comes from a stratified bootstrap (:func:`fedtheory.stats.find_crossing`).
 
     - Without ``expected``: *holds* when the curves cross in the grid in all but at most
       ``1 − level`` of the resamples; *violated* when they do not cross in at least ``level`` of
@@ -988,8 +988,15 @@ class Crossing(Criterion):
             a = [np.asarray(p[self.a], dtype=float) for p in curve.points]
             b = [np.asarray(p[self.b], dtype=float) for p in curve.points]
             curve_seed = np.random.SeedSequence([seed, index])
+            log_x = bool(np.all(xs > 0))  # a grid starting at 0 is interpolated linearly
             est = stats.find_crossing(
-                xs, a, b, n_resamples=self.n_resamples, level=curve_level, seed=curve_seed
+                xs,
+                a,
+                b,
+                log_x=log_x,
+                n_resamples=self.n_resamples,
+                level=curve_level,
+                seed=curve_seed,
             )
             estimates.append(est)
             if self.scaling is not None:
@@ -998,6 +1005,7 @@ class Crossing(Criterion):
                         xs,
                         a,
                         b,
+                        log_x=log_x,
                         n_resamples=self.n_resamples,
                         seed=np.random.SeedSequence([seed, index]),
                     )
