@@ -619,7 +619,10 @@ def catalog_command(paths: tuple[str, ...], pattern: str | None) -> None:
     loaded = select(discover(list(paths)), pattern)
     console = _console()
     table = Table(title=f"{len(loaded)} claims", title_justify="left")
-    for column in ("claim", "source", "criterion", "expect", "smoke", "quick", "full"):
+    # ids are what users copy into --claims: never wrap them, let the other columns fold
+    longest = max((len(item.claim.id) for item in loaded), default=5)
+    table.add_column("claim", no_wrap=True, min_width=longest)
+    for column in ("source", "criterion", "expect", "smoke", "quick", "full"):
         table.add_column(column, overflow="fold")
     for item in loaded:
         claim = item.claim

@@ -428,7 +428,7 @@ gmq_crossing_location = Claim(
         profile: Sweep(
             grid={"n": [100], "R": _DICHOTOMY_R}, fixed={**_GMQ, "m": 10}, replicates=reps
         )
-        for profile, reps in (("smoke", 64), ("quick", 256))
+        for profile, reps in (("smoke", 256), ("quick", 256))
     },
     criterion=Crossing(
         "R",
