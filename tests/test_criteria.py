@@ -705,6 +705,8 @@ def test_identity_mean_outcomes(m, sd, outcome):
     verdict = crit.judge(identity_mean_data(m, sd, n))
     assert verdict.outcome == outcome
     half = t_quantile(1 - 0.05 / 3, n) * sd / math.sqrt(n)
+    # the relative difference of the *means* (b = 2, the noise is exactly centred)
+    assert verdict.numbers["max_rel_diff"] == pytest.approx(abs(m) / 2.0, abs=1e-12)
     assert verdict.numbers["worst_tolerance_ratio"] == pytest.approx(
         (abs(m) + half) / tol, rel=1e-9
     )
