@@ -6,13 +6,18 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: verify test lint bootstrap clean
+.PHONY: verify test lint figures bootstrap clean
 
 verify: $(VENV)/.installed-core
 	@# Runs the claim catalog (verification/) with the quick profile: verdict table on the
 	@# terminal, report/index.html + report/verdicts.json + figures; results are cached in
 	@# .fedtheory/results.sqlite, so a second run only re-judges.
 	@$(BIN)/fedtheory verify verification --profile quick
+
+figures: $(VENV)/.installed-core
+	@# Every figure of the docs, from cached claim results (docs/figures/*.png).
+	@for name in $$($(BIN)/python -c "from fedtheory.figures import discover_figures; print(' '.join(discover_figures()))"); do \
+	  $(BIN)/fedtheory figures make $$name || exit 1; done
 
 test: $(VENV)/.installed-test
 	@$(BIN)/python -m pytest -q
