@@ -7,6 +7,14 @@ the public functions validate inputs, own the randomness and raise
 
 from __future__ import annotations
 
+from fedtheory.algorithms.erm import (
+    DichotomyChoice,
+    fedavg_erm,
+    fedprox_erm,
+    local_training,
+    oracle_dichotomy,
+    validated_dichotomy,
+)
 from fedtheory.algorithms.federated import (
     FederatedRun,
     RoundTrace,
@@ -24,15 +32,21 @@ from fedtheory.algorithms.gradient_descent import (
 )
 
 __all__ = [
+    "DichotomyChoice",
     "FederatedRun",
     "GDRun",
     "RoundTrace",
     "SGDRun",
     "fedavg",
+    "fedavg_erm",
     "fedprox",
+    "fedprox_erm",
     "fine_tune",
     "gradient_descent",
     "inexact_errors",
     "local_sgd",
+    "local_training",
+    "oracle_dichotomy",
     "sgd_projected",
+    "validated_dichotomy",
 ]
