@@ -36,8 +36,8 @@ $(BIN)/python:
 	@$(PIP) install --upgrade pip
 
 $(VENV)/.installed-core: pyproject.toml | $(BIN)/python
-	@echo "installing fedtheory into $(VENV)"
-	@$(PIP) install -e .
+	@echo "installing fedtheory[data] into $(VENV)"
+	@$(PIP) install -e ".[data]"
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
