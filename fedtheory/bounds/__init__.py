@@ -15,7 +15,7 @@ Importing this package registers the bounds of every paper module.
 from __future__ import annotations
 
 # paper modules register their bounds on import
-from fedtheory.bounds import classic, minimax
+from fedtheory.bounds import classic, fedlrgd, minimax
 from fedtheory.bounds._analysis import Crossing, Exponent
 from fedtheory.bounds._bound import (
     KINDS,
@@ -48,6 +48,7 @@ __all__ = [
     "SymbolInfo",
     "Vocabulary",
     "classic",
+    "fedlrgd",
     "get",
     "ids",
     "iter_bounds",

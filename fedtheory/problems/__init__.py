@@ -7,6 +7,13 @@ second moments) are computed from the data, and a test checks each against its d
 from __future__ import annotations
 
 from fedtheory.problems.dataset import LOSSES, FederatedDataset, check_weights
+from fedtheory.problems.latent_erm import (
+    LatentERM,
+    LogisticLatentERM,
+    QuadraticLatentERM,
+    logistic_latent_erm,
+    quadratic_latent_erm,
+)
 from fedtheory.problems.logistic import (
     MAX_ENUMERATION_DIM,
     MAX_POSTERIOR_DIM,
@@ -53,12 +60,15 @@ __all__ = [
     "AssouadClients",
     "FederatedDataset",
     "IsotropicQuadratic",
+    "LatentERM",
     "LinearRegressionClients",
     "LogisticClients",
+    "LogisticLatentERM",
     "LogisticProblem",
     "OutlierClients",
     "QuadraticClients",
     "QuadraticInstance",
+    "QuadraticLatentERM",
     "RademacherProblem",
     "TwoEigenvalueQuadratic",
     "appendix_d_clients",
@@ -76,8 +86,10 @@ __all__ = [
     "isotropic_quadratic",
     "linear_regression_clients",
     "logistic_clients",
+    "logistic_latent_erm",
     "outlier_clients",
     "quadratic_clients",
+    "quadratic_latent_erm",
     "random_quadratic",
     "two_eigenvalue_quadratic",
 ]
