@@ -7,6 +7,15 @@ second moments) are computed from the data, and a test checks each against its d
 from __future__ import annotations
 
 from fedtheory.problems.dataset import LOSSES, FederatedDataset, check_weights
+from fedtheory.problems.latent import (
+    LATENT_FAMILIES,
+    LatentModel,
+    approximate_rank,
+    latent_kernel,
+    latent_matrix,
+    piecewise_taylor,
+    tail_energy,
+)
 from fedtheory.problems.latent_erm import (
     LatentERM,
     LogisticLatentERM,
@@ -53,6 +62,7 @@ from fedtheory.problems.quadratic import (
 )
 
 __all__ = [
+    "LATENT_FAMILIES",
     "LOSSES",
     "MAX_ENUMERATION_DIM",
     "MAX_POSTERIOR_DIM",
@@ -61,6 +71,7 @@ __all__ = [
     "FederatedDataset",
     "IsotropicQuadratic",
     "LatentERM",
+    "LatentModel",
     "LinearRegressionClients",
     "LogisticClients",
     "LogisticLatentERM",
@@ -72,6 +83,7 @@ __all__ = [
     "RademacherProblem",
     "TwoEigenvalueQuadratic",
     "appendix_d_clients",
+    "approximate_rank",
     "assouad_clients",
     "bayes_estimate",
     "check_weights",
@@ -84,12 +96,16 @@ __all__ = [
     "gmq_tuned_fedprox_risk",
     "haar_orthogonal",
     "isotropic_quadratic",
+    "latent_kernel",
+    "latent_matrix",
     "linear_regression_clients",
     "logistic_clients",
     "logistic_latent_erm",
     "outlier_clients",
+    "piecewise_taylor",
     "quadratic_clients",
     "quadratic_latent_erm",
     "random_quadratic",
+    "tail_energy",
     "two_eigenvalue_quadratic",
 ]
