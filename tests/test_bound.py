@@ -419,3 +419,20 @@ def test_registry(registry_guard: None) -> None:
     with pytest.raises(ParameterError, match="unknown paper"):
         bounds.ids(paper="nope")
     assert [b.id for b in bounds.iter_bounds("classic")] == bounds.ids("classic")
+
+
+def test_sympy_time_limit_survives_foreign_code():
+    """An expiry that lands outside sympy/fedtheory (e.g. in a gc callback) is not raised there,
+    where it would be swallowed, but retried until the computation itself is interrupted."""
+    import time
+
+    from fedtheory.bounds._analysis import _SympyTimeout, _time_limit
+
+    start = time.perf_counter()
+    with pytest.raises(_SympyTimeout), _time_limit(0.05):
+        while time.perf_counter() - start < 0.3:  # this test's frame: foreign, no raise
+            pass
+        foreign_done = time.perf_counter()
+        sp.integrate(sp.exp(sp.Symbol("x") ** 7) * sp.sin(sp.Symbol("x")) ** 5, sp.Symbol("x"))
+    assert foreign_done - start >= 0.3
+    assert time.perf_counter() - foreign_done < 2.0  # interrupted soon after entering sympy

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import signal
 import threading
 from collections.abc import Iterable, Iterator, Mapping
@@ -55,6 +56,14 @@ _DPS = 60
 SYMPY_TIME_LIMIT = 5.0
 
 
+#: Where a time-limit expiry may interrupt the running code: the source trees of sympy, mpmath
+#: and fedtheory itself.
+_INTERRUPTIBLE = tuple(
+    os.path.dirname(os.path.abspath(path)) + os.sep
+    for path in (sp.__file__, mpmath.__file__, os.path.dirname(os.path.abspath(__file__)))
+)
+
+
 class _SympyTimeout(BaseException):
     """sympy took longer than :data:`SYMPY_TIME_LIMIT`.
 
@@ -78,10 +87,16 @@ def _time_limit(seconds: float) -> Iterator[None]:
         return
 
     def _expire(signum: int, frame: Any) -> None:
-        raise _SympyTimeout(f"sympy needed more than {seconds} s")
+        # Raise only inside the computation (sympy, mpmath, fedtheory). A signal handled while a
+        # garbage-collection callback or other foreign code runs (e.g. hypothesis' gc hooks)
+        # would be swallowed there ("Exception ignored in ...") and the limit lost; the timer
+        # repeats every 50 ms, so the next expiry lands in the computation instead.
+        filename = frame.f_code.co_filename if frame is not None else ""
+        if filename.startswith(_INTERRUPTIBLE):
+            raise _SympyTimeout(f"sympy needed more than {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, _expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
     try:
         yield
     finally:
