@@ -298,20 +298,36 @@ def _power_row(row: np.ndarray, power: float, mode: int) -> None:
         row[j] = _exp(row[j]) if row[j] > -math.inf else 0.0
 
 
+@njit(inline="always", error_model="numpy")
+def _l1_distances(point: np.ndarray, cols_t: np.ndarray, row: np.ndarray) -> None:
+    """row[j] = ‖point − cols_j‖₁, accumulated coordinate by coordinate (contiguous in j)."""
+    row[:] = 0.0
+    for c in range(point.shape[0]):
+        yc = point[c]
+        for j in range(row.shape[0]):
+            row[j] += abs(yc - cols_t[c, j])
+
+
+@njit(inline="always", error_model="numpy")
+def _squared_l2_distances(point: np.ndarray, cols_t: np.ndarray, row: np.ndarray) -> None:
+    """row[j] = ‖point − cols_j‖₂², accumulated coordinate by coordinate (contiguous in j)."""
+    row[:] = 0.0
+    for c in range(point.shape[0]):
+        yc = point[c]
+        for j in range(row.shape[0]):
+            diff = yc - cols_t[c, j]
+            row[j] += diff * diff
+
+
 @njit(error_model="numpy")
 def _l1_power_kernel(rows: np.ndarray, cols_t: np.ndarray, eta: float, mode: int) -> np.ndarray:
     """M_ij = ‖rows_i − cols_j‖₁^η (``"lvm-p"``)."""
-    n, d = rows.shape
+    n = rows.shape[0]
     k = cols_t.shape[1]
     out = np.empty((n, k))
     for i in range(n):
         row = out[i]
-        for j in range(k):
-            row[j] = 0.0
-        for c in range(d):
-            yc = rows[i, c]
-            for j in range(k):
-                row[j] += abs(yc - cols_t[c, j])
+        _l1_distances(rows[i], cols_t, row)
         _power_row(row, eta, mode)
     return out
 
@@ -321,18 +337,12 @@ def _l2_power_kernel(
     rows: np.ndarray, cols_t: np.ndarray, half_eta: float, mode: int
 ) -> np.ndarray:
     """M_ij = ‖rows_i − cols_j‖₂^η = (‖·‖₂²)^{η/2} (``"lvm-p2"``)."""
-    n, d = rows.shape
+    n = rows.shape[0]
     k = cols_t.shape[1]
     out = np.empty((n, k))
     for i in range(n):
         row = out[i]
-        for j in range(k):
-            row[j] = 0.0
-        for c in range(d):
-            yc = rows[i, c]
-            for j in range(k):
-                diff = yc - cols_t[c, j]
-                row[j] += diff * diff
+        _squared_l2_distances(rows[i], cols_t, row)
         _power_row(row, half_eta, mode)
     return out
 
@@ -340,20 +350,14 @@ def _l2_power_kernel(
 @njit(error_model="numpy")
 def _matern_kernel(rows: np.ndarray, cols_t: np.ndarray, code: int, inv_scale: float) -> np.ndarray:
     """M_ij = k_ν(‖rows_i − cols_j‖₂/ℓ), code 0, 1, 2 for ν = 1/2, 3/2, 5/2 (``"lvm-m"``)."""
-    n, d = rows.shape
+    n = rows.shape[0]
     k = cols_t.shape[1]
     out = np.empty((n, k))
     sqrt3 = math.sqrt(3.0)
     sqrt5 = math.sqrt(5.0)
     for i in range(n):
         row = out[i]
-        for j in range(k):
-            row[j] = 0.0
-        for c in range(d):
-            yc = rows[i, c]
-            for j in range(k):
-                diff = yc - cols_t[c, j]
-                row[j] += diff * diff
+        _squared_l2_distances(rows[i], cols_t, row)
         for j in range(k):
             row[j] = math.sqrt(row[j]) * inv_scale
         if code == 0:
@@ -373,17 +377,12 @@ def _matern_kernel(rows: np.ndarray, cols_t: np.ndarray, code: int, inv_scale: f
 @njit(error_model="numpy")
 def _indicator_kernel(rows: np.ndarray, cols_t: np.ndarray, radius: float) -> np.ndarray:
     """M_ij = 1{‖rows_i − cols_j‖₁ < radius} (``"indicator"``)."""
-    n, d = rows.shape
+    n = rows.shape[0]
     k = cols_t.shape[1]
     out = np.empty((n, k))
     for i in range(n):
         row = out[i]
-        for j in range(k):
-            row[j] = 0.0
-        for c in range(d):
-            yc = rows[i, c]
-            for j in range(k):
-                row[j] += abs(yc - cols_t[c, j])
+        _l1_distances(rows[i], cols_t, row)
         for j in range(k):
             row[j] = 1.0 if row[j] < radius else 0.0
     return out

@@ -27,9 +27,10 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy import integrate, optimize, special, stats
+from scipy import optimize, stats
 
 from fedtheory import bounds
+from fedtheory.algorithms import erlang_max_mean
 from fedtheory.bounds import Citation
 from fedtheory.bounds.fedlrgd import assumption8_rank_limit
 from fedtheory.verify import (
@@ -638,26 +639,6 @@ lemma4_upper = Claim(
 
 
 # ============================================================================ V13, §6.11: Erlang
-def erlang_max_mean(b: int, k: int) -> float:
-    """E[max of k i.i.d. Erlang(b, 1)] = ∫_0^∞ (1 − F(y)^k) dy, by quadrature.
-
-    The integrand is −expm1(k log F(y)), with log F from the regularized incomplete gamma
-    function (its complement in the upper tail, for accuracy); the range is split at the
-    (1 − 1/k)-quantile, where the integrand drops from ≈ 1 to ≈ 0.
-    """
-
-    def integrand(y: float) -> float:
-        upper = special.gammaincc(b, y)
-        log_cdf = math.log1p(-upper) if upper < 0.5 else math.log(special.gammainc(b, y))
-        return -math.expm1(k * log_cdf)
-
-    knee = float(special.gammainccinv(b, 1.0 / k))
-    tail = float(special.gammainccinv(b, 1e-17 / k)) + 1.0
-    head, _ = integrate.quad(integrand, 0.0, knee, limit=200, epsabs=1e-10, epsrel=1e-11)
-    rest, _ = integrate.quad(integrand, knee, tail, limit=200, epsabs=1e-10, epsrel=1e-11)
-    return head + rest
-
-
 def erlang_quantile(params: dict[str, Any], seed: int) -> dict[str, float]:
     """The (1 − 1/k)-quantile of Erlang(b, 1) and b + E max of k copies, at a random k.
 

@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 
 from fedtheory import bounds
+from fedtheory.algorithms import fedprox
 from fedtheory.bounds import Citation
+from fedtheory.problems import quadratic_clients
 from fedtheory.verify import Claim, RateExponent, Sweep, UpperBoundHolds
 
 THM11 = bounds.get("minimax.thm11.aer.balanced")
@@ -112,6 +114,23 @@ def _objective(instance: Any, lam: float, w_global: np.ndarray, w_local: np.ndar
     return float(instance.weights @ (risks + proximal))
 
 
+def _gmq_in_ball(params: dict[str, Any], seed: np.random.SeedSequence) -> Any:
+    """GM-Q with centre (center, 0, …, 0) in the ball of radius ``radius`` (both Alg. 2 checks)."""
+    d = int(params["d"])
+    center = np.zeros(d)
+    center[0] = float(params["center"])
+    return quadratic_clients(
+        int(params["m"]),
+        int(params["n"]),
+        d,
+        float(params["R"]),
+        float(params["noise"]),
+        seed,
+        center=center,
+        radius=float(params["radius"]),
+    )
+
+
 def algorithm2(params: dict[str, Any], seed: int) -> dict[str, float]:
     """Algorithm 2 with the theory's hyperparameters on GM-Q in a ball (App. B; guide V12).
 
@@ -120,24 +139,9 @@ def algorithm2(params: dict[str, Any], seed: int) -> dict[str, float]:
     batch 1, full participation. The exact minimizer of (20) and the exact proximal points
     Prox_{L_i/λ}(w) = P_𝒲((x̄_i + λw)/(1 + λ)) are the ground truth.
     """
-    from fedtheory.algorithms import fedprox
-    from fedtheory.problems import quadratic_clients
-
-    m, n, d, T = int(params["m"]), int(params["n"]), int(params["d"]), int(params["T"])
-    lam, radius = float(params["lam"]), float(params["radius"])
+    T, lam, radius = int(params["T"]), float(params["lam"]), float(params["radius"])
     data_seed, sgd_seed = np.random.SeedSequence(seed).spawn(2)
-    center = np.zeros(d)
-    center[0] = float(params["center"])
-    instance = quadratic_clients(
-        m,
-        n,
-        d,
-        float(params["R"]),
-        float(params["noise"]),
-        data_seed,
-        center=center,
-        radius=radius,
-    )
+    instance = _gmq_in_ball(params, data_seed)
     beta = mu = 1.0
     diameter = 2 * radius
     g_lambda = min(beta**2 * diameter**2, 2 * lam * instance.ell_inf, lam**2 * diameter**2)
@@ -293,24 +297,9 @@ prop16_printed = Claim(
 
 def algorithm2_final_models(params: dict[str, Any], seed: int) -> dict[str, float]:
     """Distance of Algorithm 2's personalized models to the minimizer of (20), either branch."""
-    from fedtheory.algorithms import fedprox
-    from fedtheory.problems import quadratic_clients
-
-    m, n, d, T = int(params["m"]), int(params["n"]), int(params["d"]), int(params["T"])
-    lam = float(params["lam"])
+    T, lam = int(params["T"]), float(params["lam"])
     data_seed, sgd_seed = np.random.SeedSequence(seed).spawn(2)
-    center = np.zeros(d)
-    center[0] = float(params["center"])
-    instance = quadratic_clients(
-        m,
-        n,
-        d,
-        float(params["R"]),
-        float(params["noise"]),
-        data_seed,
-        center=center,
-        radius=float(params["radius"]),
-    )
+    instance = _gmq_in_ball(params, data_seed)
     run = fedprox(
         instance.data,
         lam=lam,

@@ -28,7 +28,14 @@ import numpy as np
 from fedtheory import bounds
 from fedtheory.algorithms import validated_dichotomy
 from fedtheory.bounds import Citation
-from fedtheory.problems.mean_estimation import outlier_clients, quadratic_clients
+from fedtheory.problems.mean_estimation import (
+    gmq_crossing_radius2,
+    gmq_expected_risk_plt,
+    gmq_tuned_fedprox_lambda,
+    gmq_tuned_fedprox_risk,
+    outlier_clients,
+    quadratic_clients,
+)
 from fedtheory.verify import Claim, Crossing, Identity, LowerBoundHolds, Sweep, UpperBoundHolds
 
 _GMQ = {"d": 8, "noise": 1.0}
@@ -38,11 +45,10 @@ def _exact(m: int, n: float, d: int, R: float, s: float, lam: float) -> dict[str
     """Expected per-client excess risks of the GM-Q estimators (balanced data, p_i = 1/m)."""
     v = s * s / n
     theta = lam / (1.0 + lam)
-    variance = d * v * (1 - 1 / m)  # V: what pooling removes from local training's variance
-    plt = d * v / 2
+    plt = gmq_expected_risk_plt(d, s, n)
     fedavg = 0.5 * (R * R + d * v / m)
     fedprox = 0.5 * (d * v * ((1 - theta) ** 2 + (1 - (1 - theta) ** 2) / m) + theta**2 * R * R)
-    tuned = 0.5 * (d * v / m + (R * R * variance / (R * R + variance) if R > 0 else 0.0))
+    tuned = gmq_tuned_fedprox_risk(d, s, n, m, R)
     envelope = min(d * s * s / n, R * R) + d * s * s / (m * n)
     return {
         "plt_exact": plt,
@@ -69,10 +75,9 @@ def gmq_estimators(params: dict[str, Any], seed: int) -> dict[str, float]:
     plt = float(instance.excess_risk(local).mean())
     fedavg = float(instance.excess_risk(pooled).mean())
     fedprox = float(instance.excess_risk(instance.fedprox_erm(lam)[1]).mean())
-    variance = d * s * s / n * (1 - 1 / m)
-    lam_star = variance / (R * R) if R > 0 else np.inf
-    tuned = float(instance.excess_risk(instance.fedprox_erm(lam_star)[1]).mean())
-    oracle = fedavg if variance >= R * R else plt
+    tuned_fedprox = instance.fedprox_erm(gmq_tuned_fedprox_lambda(d, s, n, m, R))[1]
+    tuned = float(instance.excess_risk(tuned_fedprox).mean())
+    oracle = fedavg if gmq_crossing_radius2(d, s, n, m * n) >= R * R else plt
     return {
         "plt": plt,
         "fedavg": fedavg,
@@ -152,8 +157,8 @@ def gmq_exact_risks(params: dict[str, Any], seed: int) -> dict[str, float]:
     m, n, d = int(params["m"]), int(params["n"]), int(params["d"])
     R, s = float(params["R"]), float(params["noise"])
     exact = _exact(m, n, d, R, s, 0.0)
-    variance = d * s * s / n * (1 - 1 / m)
-    oracle = exact["fedavg_exact"] if variance >= R * R else exact["plt_exact"]
+    below = gmq_crossing_radius2(d, s, n, m * n) >= R * R
+    oracle = exact["fedavg_exact"] if below else exact["plt_exact"]
     return {"oracle": oracle, **exact}
 
 
@@ -372,10 +377,9 @@ def gmq_dichotomy(params: dict[str, Any], seed: int) -> dict[str, float]:
         "plt": float(instance.excess_risk(local).mean()),
         "fedavg": float(instance.excess_risk(pooled).mean()),
     }
-    switch = d * s * s * (1 / n - 1 / (m * n))
-    out["oracle"] = out["fedavg"] if switch >= R * R else out["plt"]
-    lam_star = switch / (R * R) if R > 0 else np.inf
-    out["tuned_fedprox"] = float(instance.excess_risk(instance.fedprox_erm(lam_star)[1]).mean())
+    out["oracle"] = out["fedavg"] if gmq_crossing_radius2(d, s, n, m * n) >= R * R else out["plt"]
+    tuned_fedprox = instance.fedprox_erm(gmq_tuned_fedprox_lambda(d, s, n, m, R))[1]
+    out["tuned_fedprox"] = float(instance.excess_risk(tuned_fedprox).mean())
     for k in FINE_TUNE_STEPS:
         # GD on L_i(w) = ½ mean‖w − z‖² contracts toward the client mean by (1 − η) per step
         shrink = (1 - FINE_TUNE_STEP) ** k
