@@ -29,7 +29,7 @@ from pathlib import Path
 
 from fedtheory.verify import verify
 
-NOOP_CLAIMS = '''
+NOOP_CLAIMS = """
 from __future__ import annotations
 from fedtheory.bounds import Citation
 from fedtheory.verify import Claim, Monotone, Sweep
@@ -54,7 +54,7 @@ def _claim(name, fn, n):
 SMALL = _claim("noop-small", noop, 200)
 LARGE = _claim("noop-large", noop, 2200)
 BUSY = _claim("busy", busy, 80)
-'''
+"""
 
 
 def _claims_folder(root: Path) -> Path:
@@ -75,8 +75,10 @@ def overhead(root: Path) -> float:
         assert run.results[0].verdict.outcome == "holds"
         assert run.results[0].n_computed == n
     per_task = (times[2200] - times[200]) / 2000
-    print(f"overhead: {times[200]:.2f} s for 200 tasks, {times[2200]:.2f} s for 2200 tasks "
-          f"-> {1000 * per_task:.2f} ms per task (goal <= 5 ms)")
+    print(
+        f"overhead: {times[200]:.2f} s for 200 tasks, {times[2200]:.2f} s for 2200 tasks "
+        f"-> {1000 * per_task:.2f} ms per task (goal <= 5 ms)"
+    )
     return per_task
 
 
@@ -89,17 +91,29 @@ def cpu(root: Path) -> float:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu_time = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     utilisation = cpu_time / (2 * wall)
-    print(f"cpu: 80 tasks x 40 ms on 2 workers in {wall:.2f} s wall, {cpu_time:.2f} s CPU in "
-          f"workers -> utilisation {100 * utilisation:.0f}% of 2 cores "
-          f"(ideal wall {80 * 0.04 / 2:.2f} s)")
+    print(
+        f"cpu: 80 tasks x 40 ms on 2 workers in {wall:.2f} s wall, {cpu_time:.2f} s CPU in "
+        f"workers -> utilisation {100 * utilisation:.0f}% of 2 cores "
+        f"(ideal wall {80 * 0.04 / 2:.2f} s)"
+    )
     return utilisation
 
 
 def smoke(root: Path) -> tuple[float, float]:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(root / "numba-cache")}
-    command = [sys.executable, "-m", "fedtheory.cli", "verify", "verification/classic",
-               "--profile", "smoke", "--store", str(root / "smoke.sqlite"),
-               "--report", str(root / "report")]
+    command = [
+        sys.executable,
+        "-m",
+        "fedtheory.cli",
+        "verify",
+        "verification/classic",
+        "--profile",
+        "smoke",
+        "--store",
+        str(root / "smoke.sqlite"),
+        "--report",
+        str(root / "report"),
+    ]
     timings = []
     for extra in ([], ["--no-cache"]):
         start = time.perf_counter()
@@ -109,9 +123,11 @@ def smoke(root: Path) -> tuple[float, float]:
             print(done.stdout[-3000:], done.stderr[-3000:])
             raise SystemExit(f"smoke run failed with exit code {done.returncode}")
     summary = [line for line in done.stdout.splitlines() if " claims: " in line]
-    print(f"smoke: verification/classic cold (empty numba cache, empty store) {timings[0]:.1f} s "
-          f"(goal <= 20 s); warm numba cache, results recomputed {timings[1]:.1f} s; "
-          f"{summary[-1].strip() if summary else ''}")
+    print(
+        f"smoke: verification/classic cold (empty numba cache, empty store) {timings[0]:.1f} s "
+        f"(goal <= 20 s); warm numba cache, results recomputed {timings[1]:.1f} s; "
+        f"{summary[-1].strip() if summary else ''}"
+    )
     return timings[0], timings[1]
 
 
