@@ -4,7 +4,7 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/bench_fedlrgd_matrix.py [--n 1200] [--repeats 15]
 
-For each family of :func:`fedtheory.problems.latent.latent_matrix` (the 1200 × 1200 matrices of
+For each family of :func:`fedtheory.papers.fedlrgd.latent_matrix` (the 1200 × 1200 matrices of
 the V3–V5 claims) the table gives, in milliseconds (best of ``--repeats``, numba compilation
 excluded by a warm-up call):
 
@@ -34,7 +34,7 @@ import numpy as np
 import scipy.linalg
 
 from fedtheory._jit import njit
-from fedtheory.problems.latent import latent_matrix
+from fedtheory.papers.fedlrgd.latent import latent_matrix
 
 #: (label, family, d, keyword arguments) of the benchmarked matrices.
 CASES: tuple[tuple[str, str, int, dict[str, float]], ...] = (

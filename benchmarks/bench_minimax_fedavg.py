@@ -60,7 +60,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fedtheory._run import generator
+from fedtheory._seeds import generator
 from fedtheory.algorithms.federated import fedavg
 from fedtheory.problems.dataset import FederatedDataset
 from fedtheory.verify import verify

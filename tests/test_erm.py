@@ -5,15 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fedtheory.algorithms import (
+from fedtheory.errors import ParameterError
+from fedtheory.papers.minimax import (
     fedavg_erm,
     fedprox_erm,
     local_training,
+    logistic_clients,
     oracle_dichotomy,
+    quadratic_clients,
     validated_dichotomy,
 )
-from fedtheory.errors import ParameterError
-from fedtheory.problems import logistic_clients, quadratic_clients
 
 
 @pytest.fixture(params=["quadratic", "logistic"])

@@ -22,7 +22,8 @@ import pytest
 from reference.fedlrgd_algorithms import fedave as fedave_twin
 from reference.fedlrgd_algorithms import mm1_completion as mm1_twin
 
-from fedtheory.algorithms.fedlrgd import (
+from fedtheory.errors import DivergenceError, ParameterError, SolverError
+from fedtheory.papers.fedlrgd.algorithm import (
     EpochLogger,
     _client_weights,
     _fedave_kernel,
@@ -36,8 +37,7 @@ from fedtheory.algorithms.fedlrgd import (
     gradient_descent_exact,
     running_time_monte_carlo,
 )
-from fedtheory.errors import DivergenceError, ParameterError, SolverError
-from fedtheory.problems.latent_erm import (
+from fedtheory.papers.fedlrgd.erm import (
     LatentERM,
     _check_constants,
     logistic_latent_erm,

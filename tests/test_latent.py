@@ -1,4 +1,4 @@
-"""Latent variable models of FedLRGD (fedtheory.problems.latent): kernels against their twins,
+"""Latent variable models of FedLRGD (fedtheory.papers.fedlrgd.latent): kernels against their twins,
 Hölder constants against definition (6), exact ranks, tail energies, Lemma 1, bad input."""
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ import sympy as sp
 from reference import latent as twin
 
 from fedtheory.errors import ParameterError
-from fedtheory.problems import latent
-from fedtheory.problems.latent import (
+from fedtheory.papers.fedlrgd.latent import (
     LATENT_FAMILIES,
-    approximate_rank,
     holder_constant_estimate,
     latent_kernel,
     latent_matrix,
     piecewise_taylor,
+    rank_at_tolerance,
     tail_energy,
 )
+from fedtheory.papers.fedlrgd import latent
 
 RNG = np.random.default_rng(20240521)
 
@@ -288,12 +288,12 @@ def test_tail_energy_is_the_best_rank_r_error() -> None:
 
 def test_approximate_rank_is_the_first_r_below_the_tolerance() -> None:
     t = np.array([1.0, 0.5, 0.5, 0.1, 0.0])
-    assert approximate_rank(t, 0.5) == 1
-    assert approximate_rank(t, 0.49) == 3
-    assert approximate_rank(t, 2.0) == 0
-    assert approximate_rank(t, [0.1, 1e-9]).tolist() == [3, 4]
+    assert rank_at_tolerance(t, 0.5) == 1
+    assert rank_at_tolerance(t, 0.49) == 3
+    assert rank_at_tolerance(t, 2.0) == 0
+    assert rank_at_tolerance(t, [0.1, 1e-9]).tolist() == [3, 4]
     for tol in (0.7, 0.3, 0.05):
-        r = approximate_rank(t, tol)
+        r = rank_at_tolerance(t, tol)
         assert t[r] <= tol and (r == 0 or t[r - 1] > tol)
 
 
@@ -406,9 +406,9 @@ def test_lemma1_is_tight_on_the_power_kernel_and_exact_at_the_centres() -> None:
         (lambda: tail_energy([1.0, -1.0], 2), "singular_values"),
         (lambda: tail_energy([1.0, np.nan], 2), "singular_values"),
         (lambda: tail_energy([1.0], 0), "n"),
-        (lambda: approximate_rank([1.0, 0.5, 0.0], 0.0), "tolerance"),
-        (lambda: approximate_rank([1.0, 2.0, 0.0], 0.5), "t_values"),
-        (lambda: approximate_rank([1.0, 0.5], 0.1), "tolerance"),
+        (lambda: rank_at_tolerance([1.0, 0.5, 0.0], 0.0), "tolerance"),
+        (lambda: rank_at_tolerance([1.0, 2.0, 0.0], 0.5), "t_values"),
+        (lambda: rank_at_tolerance([1.0, 0.5], 0.1), "tolerance"),
     ],
 )
 def test_bad_input_raises_parameter_error_naming_the_parameter(call, parameter: str) -> None:

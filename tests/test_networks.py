@@ -10,14 +10,13 @@ import numpy as np
 import pytest
 
 from fedtheory.errors import DivergenceError, FedTheoryError, ParameterError
-from fedtheory.problems import networks
-from fedtheory.problems.networks import (
+from fedtheory.papers.fedlrgd.networks import (
     MissingExtraError,
     Network,
     app_c_perturbations,
-    approximate_rank,
-    approximate_ranks,
     digits_split,
+    energy_rank,
+    energy_ranks,
     finite_difference_check,
     gaussian_null_ranks,
     gradient_slices,
@@ -27,6 +26,7 @@ from fedtheory.problems.networks import (
     slice_rank_study,
     train_sgd,
 )
+from fedtheory.papers.fedlrgd import networks
 
 ARCHITECTURES = [((64, 32, 10), "sigmoid"), ((64, 32, 10), "relu"), ((64, 24, 16, 10), "sigmoid"),
                  ((64, 24, 16, 10), "relu")]  # fmt: skip
@@ -169,13 +169,13 @@ def test_batch_averaged_gradients_give_rank_one_slices_but_real_ones_do_not(trai
     net, theta = trained
     q = sample_coordinates(theta, 200, seed=3)
     sl = gradient_slices(net, theta, digits.X_test, digits.Y_test, k=30, coordinates=q, seed=4)
-    real = approximate_ranks(sl.slices)
+    real = energy_ranks(sl.slices)
     assert (real[real > 0] > 1).mean() > 0.5
     thetas = app_c_perturbations(theta, 30, seed=5)
     xs, ys = digits.X_test[sl.samples], digits.Y_test[sl.samples]
     columns = np.stack([net.batch_gradient(t, xs, ys)[q] for t in thetas], axis=1)  # (q, k)
     averaged = np.repeat(columns[:, None, :], 30, axis=1)  # every row the batch mean
-    ranks = approximate_ranks(averaged)
+    ranks = energy_ranks(averaged)
     assert set(ranks[ranks > 0].tolist()) == {1}
 
 
@@ -183,7 +183,7 @@ def test_zero_slices_are_blank_pixels(trained, digits):
     net, theta = trained
     q = sample_coordinates(theta, 400, seed=6)
     sl = gradient_slices(net, theta, digits.X_test, digits.Y_test, k=20, coordinates=q, seed=7)
-    zero = approximate_ranks(sl.slices) == 0
+    zero = energy_ranks(sl.slices) == 0
     layer, _, column = net.locate(q)
     blank = ~digits.X_test[sl.samples].any(axis=0)  # pixels 0 in every sampled image
     expected = (layer == 0) & (column >= 0) & blank[np.maximum(column, 0)]
@@ -192,26 +192,26 @@ def test_zero_slices_are_blank_pixels(trained, digits):
 
 
 def test_approximate_rank_is_eq_77():
-    assert approximate_rank(np.diag([3.0, 1.0, 0.1])) == 2
-    assert approximate_rank(np.diag([3.0, 1.0, 0.1]), energy=0.899) == 1
-    assert approximate_rank(np.diag([1.0, 1.0, 1.0])) == 3
-    assert approximate_rank(np.diag([2.0, 1.0]), energy=0.8) == 1  # 4/5 ≥ 0.8 exactly
+    assert energy_rank(np.diag([3.0, 1.0, 0.1])) == 2
+    assert energy_rank(np.diag([3.0, 1.0, 0.1]), energy=0.899) == 1
+    assert energy_rank(np.diag([1.0, 1.0, 1.0])) == 3
+    assert energy_rank(np.diag([2.0, 1.0]), energy=0.8) == 1  # 4/5 ≥ 0.8 exactly
     rng = np.random.default_rng(0)
     for trial in range(20):
         M = rng.standard_normal((8, 5)) * rng.random(5) ** 3
         s = np.linalg.svd(M, compute_uv=False)
         energy = rng.uniform(0.05, 0.99)
         brute = min(J for J in range(1, 6) if (s[:J] ** 2).sum() >= energy * (M**2).sum())
-        assert approximate_rank(M, energy) == brute, trial
+        assert energy_rank(M, energy) == brute, trial
     low = rng.standard_normal((30, 3)) @ rng.standard_normal((3, 30))
-    assert approximate_rank(low, energy=0.999999) <= 3
+    assert energy_rank(low, energy=0.999999) <= 3
 
 
 def test_approximate_ranks_marks_zero_slices():
     stack = np.stack([np.eye(4), np.zeros((4, 4)), np.outer(np.ones(4), np.arange(4.0))])
-    assert approximate_ranks(stack).tolist() == [4, 0, 1]
+    assert energy_ranks(stack).tolist() == [4, 0, 1]
     with pytest.raises(ParameterError, match="non-zero"):
-        approximate_rank(np.zeros((3, 3)))
+        energy_rank(np.zeros((3, 3)))
 
 
 def test_gaussian_null_at_k_60_is_about_31():
@@ -286,11 +286,11 @@ def test_divergence_is_reported():
         (lambda: Network((64, 2.5, 10), "relu"), "sizes[1]"),
         (lambda: Network("64", "relu"), "sizes"),
         (lambda: Network((64, 8, 10), "tanh"), "activation"),
-        (lambda: approximate_rank(np.eye(3), energy=0.0), "energy"),
-        (lambda: approximate_rank(np.eye(3), energy=1.5), "energy"),
-        (lambda: approximate_rank(np.ones(3)), "matrix"),
-        (lambda: approximate_rank(np.array([[np.nan]])), "matrix"),
-        (lambda: approximate_ranks(np.eye(3)), "stack"),
+        (lambda: energy_rank(np.eye(3), energy=0.0), "energy"),
+        (lambda: energy_rank(np.eye(3), energy=1.5), "energy"),
+        (lambda: energy_rank(np.ones(3)), "matrix"),
+        (lambda: energy_rank(np.array([[np.nan]])), "matrix"),
+        (lambda: energy_ranks(np.eye(3)), "stack"),
         (lambda: gaussian_null_ranks(0, 5, seed=0), "k"),
         (lambda: gaussian_null_ranks(5, 0, seed=0), "count"),
         (lambda: gaussian_null_ranks(5, 5, seed=None), "seed"),

@@ -16,7 +16,7 @@ from scipy import special
 from fedtheory.errors import ParameterError, SolverError
 from fedtheory.exact import fedprox_logistic, logistic_erm, logistic_erm_batch
 from fedtheory.exact.logistic import logistic_loss_derivatives
-from fedtheory.problems.logistic import (
+from fedtheory.papers.minimax.logistic_models import (
     AppendixDClients,
     AssouadClients,
     LogisticClients,

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from fedtheory.errors import ParameterError
-from fedtheory.problems.mean_estimation import (
+from fedtheory.papers.minimax.clients import (
     LinearRegressionClients,
     OutlierClients,
     QuadraticClients,

@@ -42,17 +42,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fedtheory._run import (
-    SeedLike,
-    check_finite_trace,
-    check_int,
-    check_real,
-    check_vector,
-    generator,
-)
+from fedtheory._arrays import kernel_array, readonly
+from fedtheory._checks import check_finite_trace, check_int, check_real, check_vector, check_weights
+from fedtheory._seeds import Seed, generator
 from fedtheory.algorithms._federated_kernels import _federated_rounds
 from fedtheory.errors import ParameterError
-from fedtheory.problems.dataset import LOSSES, FederatedDataset, check_weights
+from fedtheory.problems.dataset import LOSSES, FederatedDataset
 
 __all__ = [
     "FederatedRun",
@@ -64,21 +59,6 @@ __all__ = [
 ]
 
 Participation = Literal["corrected", "printed"]
-
-
-def _readonly(array: np.ndarray) -> np.ndarray:
-    array = np.ascontiguousarray(array)
-    array.setflags(write=False)
-    return array
-
-
-def _kernel_array(array: np.ndarray, dtype: type = np.float64) -> np.ndarray:
-    """A writable C-contiguous array of ``dtype``: one numba signature for every call (numba
-    types read-only and non-contiguous arrays apart, and would compile the kernel again)."""
-    array = np.asarray(array)
-    if array.dtype == dtype and array.flags.c_contiguous and array.flags.writeable:
-        return array
-    return np.array(array, dtype=dtype, order="C")
 
 
 @dataclass(frozen=True, eq=False)
@@ -165,19 +145,19 @@ class FederatedRun:
             )
 
         def pick(array: np.ndarray | None) -> np.ndarray | None:
-            return None if array is None else _readonly(array[index])
+            return None if array is None else readonly(array[index], None, copy=False)
 
         trace = self.trace
         return replace(
             self,
-            global_model=_readonly(self.global_model[index]),
-            local_models=_readonly(self.local_models[index]),
+            global_model=readonly(self.global_model[index], None, copy=False),
+            local_models=readonly(self.local_models[index], None, copy=False),
             trace=RoundTrace(
                 rounds=trace.rounds,
-                participants=_readonly(trace.participants[index]),
-                local_iterations=_readonly(trace.local_iterations[index]),
-                sample_gradients=_readonly(trace.sample_gradients[index]),
-                communication=_readonly(trace.communication[index]),
+                participants=readonly(trace.participants[index], None, copy=False),
+                local_iterations=readonly(trace.local_iterations[index], None, copy=False),
+                sample_gradients=readonly(trace.sample_gradients[index], None, copy=False),
+                communication=readonly(trace.communication[index], None, copy=False),
             ),
             global_iterates=pick(self.global_iterates),
             local_iterates=pick(self.local_iterates),
@@ -369,7 +349,7 @@ def _model(name: str, value: Any, data: _Data, shape: tuple[int, ...]) -> np.nda
     return np.ascontiguousarray(np.broadcast_to(single, (data.reps, *shape)))
 
 
-def _seeds(seed: Any, data: _Data) -> list[SeedLike]:
+def _seeds(seed: Any, data: _Data) -> list[Seed]:
     if not data.batched:
         return [seed]
     if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
@@ -438,25 +418,25 @@ def _run(
     # check_finite_trace below.
     with np.errstate(all="ignore"):
         out = _federated_rounds(
-            _kernel_array(data.features),
-            _kernel_array(data.targets),
-            _kernel_array(data.counts, np.int64),
+            kernel_array(data.features),
+            kernel_array(data.targets),
+            kernel_array(data.counts, np.int64),
             int(LOSSES[data.loss]),
             float(data.radius),
-            _kernel_array(weights),
-            _kernel_array(masks, np.bool_),
-            _kernel_array(work, np.int64),
+            kernel_array(weights),
+            kernel_array(masks, np.bool_),
+            kernel_array(work, np.int64),
             bool(epochs),
             int(batch),
-            _kernel_array(local_steps),
-            _kernel_array(server_steps),
+            kernel_array(local_steps),
+            kernel_array(server_steps),
             float(lam),
             bool(persistent),
             bool(train_sampled),
             bool(project_global),
-            _kernel_array(init_global),
-            _kernel_array(init_local),
-            _kernel_array(seeds, np.uint64),
+            kernel_array(init_global),
+            kernel_array(init_local),
+            kernel_array(seeds, np.uint64),
             bool(record),
         )
     global_model, local_models, sizes, iterations, gradients, global_its, local_its = out
@@ -481,10 +461,10 @@ def _run(
     ).astype(np.int64)
 
     def squeeze(array: np.ndarray) -> np.ndarray:
-        return _readonly(array if data.batched else array[0])
+        return readonly(array if data.batched else array[0], None, copy=False)
 
     trace = RoundTrace(
-        rounds=_readonly(np.arange(rounds + 1)),
+        rounds=readonly(np.arange(rounds + 1), None, copy=False),
         participants=squeeze(participants.astype(np.int64)),
         local_iterations=squeeze(iterations),
         sample_gradients=squeeze(gradients),
@@ -530,7 +510,7 @@ def fedavg(
     weights: np.ndarray | Sequence[float] | None = None,
     clients_per_round: int | None = None,
     init: np.ndarray | None = None,
-    seed: SeedLike | Sequence[SeedLike],
+    seed: Seed | Sequence[Seed],
     record: bool = False,
 ) -> FederatedRun:
     """FedAvg with local minibatch SGD: Algorithm 1 of Chen et al. [1]_ (McMahan et al. [2]_).
@@ -708,7 +688,7 @@ def fine_tune(
     local_steps: int | None = None,
     local_step: float | Sequence[float],
     batch: int,
-    seed: SeedLike | Sequence[SeedLike],
+    seed: Seed | Sequence[Seed],
 ) -> FederatedRun:
     """FedAvg followed by local fine-tuning (Chen et al. [1]_, §3.3 and App. D; guide §2.3).
 
@@ -764,7 +744,7 @@ def local_sgd(
     local_step: float | Sequence[float],
     batch: int,
     init: np.ndarray | None = None,
-    seed: SeedLike | Sequence[SeedLike],
+    seed: Seed | Sequence[Seed],
 ) -> FederatedRun:
     """Pure local training by minibatch SGD (PureLocalTraining, eq. (3), as run in App. D).
 
@@ -825,7 +805,7 @@ def fedprox(
     mu: float | None = None,
     init_global: np.ndarray | None = None,
     init_local: np.ndarray | None = None,
-    seed: SeedLike | Sequence[SeedLike],
+    seed: Seed | Sequence[Seed],
     record: bool = False,
 ) -> FederatedRun:
     """FedProx for the personalised objective (20): Algorithm 2 of Chen et al. [1]_.

@@ -32,14 +32,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fedtheory._run import (
-    SeedLike,
-    check_finite_trace,
-    check_int,
-    check_real,
-    check_vector,
-    generator,
-)
+from fedtheory._arrays import readonly
+from fedtheory._checks import check_finite_trace, check_int, check_real, check_vector
+from fedtheory._seeds import Seed, generator
 from fedtheory.algorithms._kernels import _gd_quadratic, _sgd_ball
 from fedtheory.errors import ParameterError
 from fedtheory.problems.quadratic import IsotropicQuadratic, QuadraticInstance
@@ -50,12 +45,6 @@ __all__ = ["GDRun", "SGDRun", "gradient_descent", "inexact_errors", "sgd_project
 NOISE_CHUNK_ELEMENTS = 1 << 20
 
 StepRule = Literal["1/(mu t)"]
-
-
-def _readonly(array: np.ndarray) -> np.ndarray:
-    array = np.ascontiguousarray(array, dtype=np.float64)
-    array.setflags(write=False)
-    return array
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,17 +158,17 @@ def gradient_descent(
         hint = f"step {step:.6g} exceeds 2/L = {2.0 / instance.L:.6g}"
     check_finite_trace("gradient_descent", (gaps, dist2), hint=hint)
     return GDRun(
-        x=_readonly(x),
-        gaps=_readonly(gaps),
-        distances2=_readonly(dist2),
-        error_norms2=_readonly(error_norms2),
+        x=readonly(x, copy=False),
+        gaps=readonly(gaps, copy=False),
+        distances2=readonly(dist2, copy=False),
+        error_norms2=readonly(error_norms2, copy=False),
         step=step,
         rounds=rounds,
     )
 
 
 def inexact_errors(
-    d: int, rounds: int, *, scale: float, decay: float = 1.0, seed: SeedLike
+    d: int, rounds: int, *, scale: float, decay: float = 1.0, seed: Seed
 ) -> np.ndarray:
     """Gradient errors with uniformly random directions and geometric norms.
 
@@ -296,7 +285,7 @@ def sgd_projected(
     problem: IsotropicQuadratic,
     *,
     rounds: int,
-    seed: SeedLike,
+    seed: Seed,
     step_rule: StepRule | float = "1/(mu t)",
     record: np.ndarray | list[int] | None = None,
     w0: np.ndarray | None = None,
@@ -415,10 +404,10 @@ def sgd_projected(
         np.append(record_rounds, rounds),
     )
     return SGDRun(
-        w=_readonly(w),
+        w=readonly(w, copy=False),
         record_rounds=record_rounds,
-        distances2=_readonly(distances2),
-        gaps=_readonly(0.5 * problem.mu * distances2),
+        distances2=readonly(distances2, copy=False),
+        gaps=readonly(0.5 * problem.mu * distances2, copy=False),
         rounds=rounds,
         max_norm=float(np.sqrt(max_norm2)),
         projections=projections,

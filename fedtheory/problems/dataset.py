@@ -18,13 +18,13 @@ Three losses cover the generative models of the minimax paper (Chen, Zheng, Long
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Literal, TypeAlias
 
 import numpy as np
 
 from fedtheory.errors import ParameterError
 
-__all__ = ["LOSSES", "FederatedDataset", "Loss", "check_weights", "sample_losses"]
+__all__ = ["LOSSES", "FederatedDataset", "Loss", "sample_losses"]
 
 Loss: TypeAlias = Literal["logistic", "squared", "mean"]
 #: The losses the federated kernels implement, with their integer codes in the kernels.
@@ -182,24 +182,3 @@ def sample_losses(
     if loss == "squared":
         return 0.5 * (margins - targets) ** 2
     raise ParameterError(parameter="loss", value=loss, rule=f"one of {sorted(LOSSES)}")
-
-
-def check_weights(weights: Any, m: int, *, parameter: str = "weights") -> np.ndarray:
-    """Return ``weights`` as a float64 vector on the probability simplex of ℝ^m.
-
-    Raises
-    ------
-    ParameterError
-        If the shape is not ``(m,)``, an entry is negative or not finite, or the sum differs
-        from 1 by more than 1e-9.
-    """
-    p = np.asarray(weights, dtype=np.float64)
-    if p.shape != (m,):
-        raise ParameterError(parameter=parameter, value=p.shape, rule=f"must have shape ({m},)")
-    if not np.all(np.isfinite(p)) or p.min() < 0 or abs(p.sum() - 1.0) > 1e-9:
-        raise ParameterError(
-            parameter=parameter,
-            value=np.round(p, 6).tolist(),
-            rule="must lie on the simplex (p_i ≥ 0, Σ p_i = 1)",
-        )
-    return p

@@ -27,7 +27,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from fedtheory._run import SeedLike, check_int, check_real, check_vector, generator
+from fedtheory._arrays import readonly
+from fedtheory._checks import check_int, check_real, check_vector
+from fedtheory._seeds import Seed, generator
 from fedtheory.errors import ParameterError
 
 __all__ = [
@@ -39,13 +41,6 @@ __all__ = [
     "random_quadratic",
     "two_eigenvalue_quadratic",
 ]
-
-
-def _frozen(array: np.ndarray) -> np.ndarray:
-    """A read-only contiguous float64 copy (instances are immutable, arrays included)."""
-    out = np.array(array, dtype=np.float64, copy=True, order="C")
-    out.setflags(write=False)
-    return out
 
 
 def _random_direction(d: int, rng: np.random.Generator) -> np.ndarray:
@@ -62,7 +57,7 @@ def _haar(d: int, rng: np.random.Generator) -> np.ndarray:
     return q * signs
 
 
-def haar_orthogonal(d: int, *, seed: SeedLike) -> np.ndarray:
+def haar_orthogonal(d: int, *, seed: Seed) -> np.ndarray:
     """A Haar-distributed (uniformly random) d × d orthogonal matrix.
 
     Q is the orthogonal factor of the QR decomposition of a d × d standard Gaussian matrix,
@@ -218,14 +213,14 @@ def _instance_from_matrix(
             "float64 (keep the condition number below about 1e12)",
         )
     return cls(
-        A=_frozen(A),
-        b=_frozen(A @ x_star),
-        x_star=_frozen(x_star),
+        A=readonly(A),
+        b=readonly(A @ x_star),
+        x_star=readonly(x_star),
         f_star=float(f_star),
         L=float(eigenvalues[-1]),
         mu=float(eigenvalues[0]),
-        eigenvalues=_frozen(eigenvalues),
-        eigenvectors=_frozen(eigenvectors),
+        eigenvalues=readonly(eigenvalues),
+        eigenvectors=readonly(eigenvectors),
         d=int(A.shape[0]),
         **extra,
     )
@@ -244,7 +239,7 @@ def _check_constants(L: float, mu: float) -> tuple[float, float]:
 
 
 def random_quadratic(
-    d: int, *, L: float, mu: float, seed: SeedLike, x_star_norm: float = 1.0
+    d: int, *, L: float, mu: float, seed: Seed, x_star_norm: float = 1.0
 ) -> QuadraticInstance:
     """A random strongly convex quadratic with prescribed extreme eigenvalues.
 
@@ -344,7 +339,11 @@ def two_eigenvalue_quadratic(
     L, mu = _check_constants(L, mu)
     x0_scale = check_real("x0_scale", x0_scale, positive=True)
     return _instance_from_matrix(
-        TwoEigenvalueQuadratic, np.diag([mu, L]), np.zeros(2), 0.0, x0=_frozen(np.full(2, x0_scale))
+        TwoEigenvalueQuadratic,
+        np.diag([mu, L]),
+        np.zeros(2),
+        0.0,
+        x0=readonly(np.full(2, x0_scale)),
     )
 
 
@@ -426,7 +425,7 @@ class IsotropicQuadratic:
         norm = float(np.linalg.norm(w))
         return w * (self.radius / norm) if norm > self.radius else w.copy()
 
-    def stochastic_gradients(self, w: np.ndarray, size: int, *, seed: SeedLike) -> np.ndarray:
+    def stochastic_gradients(self, w: np.ndarray, size: int, *, seed: Seed) -> np.ndarray:
         """``size`` independent draws of g(w) = μ(w − w*) + σ z, z ~ N(0, I_d).
 
         Returns
@@ -447,7 +446,7 @@ def isotropic_quadratic(
     sigma: float,
     radius: float,
     x_star_norm: float,
-    seed: SeedLike,
+    seed: Seed,
 ) -> IsotropicQuadratic:
     """The noisy isotropic quadratic of projected SGD (see :class:`IsotropicQuadratic`).
 
@@ -495,7 +494,7 @@ def isotropic_quadratic(
         mu=mu,
         sigma=sigma,
         radius=radius,
-        w_star=_frozen(w_star),
+        w_star=readonly(w_star),
         G2=float(G2),
         L=mu,
     )

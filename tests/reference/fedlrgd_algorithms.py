@@ -1,4 +1,4 @@
-"""Plain-numpy twins of the numba kernels in :mod:`fedtheory.algorithms.fedlrgd`.
+"""Plain-numpy twins of the numba kernels in :mod:`fedtheory.papers.fedlrgd.algorithm`.
 
 Slow and written straight from the definitions, sharing no code with the kernels:
 

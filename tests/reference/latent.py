@@ -1,7 +1,7 @@
-"""Plain-numpy twins of the kernels in :mod:`fedtheory.problems.latent`.
+"""Plain-numpy twins of the kernels in :mod:`fedtheory.papers.fedlrgd.latent`.
 
 Written straight from the definitions of the latent functions g (module docstring of
-``fedtheory.problems.latent``) by broadcasting, with numpy's own ``exp``, ``log`` and ``**``.
+``fedtheory.papers.fedlrgd.latent``) by broadcasting, with numpy's own ``exp``, ``log`` and ``**``.
 Same inputs as the kernels: ``rows`` (n, d) and the column points transposed, ``cols_t`` (p, k).
 """
 

@@ -30,9 +30,9 @@ import numpy as np
 from scipy import optimize, stats
 
 from fedtheory import bounds
-from fedtheory.algorithms import erlang_max_mean
 from fedtheory.bounds import Citation
 from fedtheory.bounds.fedlrgd import assumption8_rank_limit
+from fedtheory.papers.fedlrgd import erlang_max_mean
 from fedtheory.verify import (
     Claim,
     Crossing,

@@ -1,9 +1,9 @@
 """FedLRGD run, not just bounded: Algorithm 1, Lemma 2, Γ and the running-time model.
 
 Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* (reading guide §2,
-§5.2 V6, V7, V8, V11, V14, §6.11). The experiments run :func:`fedtheory.algorithms.fedlrgd.fedlrgd`
+§5.2 V6, V7, V8, V11, V14, §6.11). The experiments run :func:`fedtheory.papers.fedlrgd.fedlrgd`
 (Algorithm 1, lstsq weights, pivots uniform in [−1, 1]^p), exact GD, FedAve and FedGD on the
-latent-variable ERMs of :mod:`fedtheory.problems.latent_erm`, and simulate the running-time
+latent-variable ERMs of :mod:`fedtheory.papers.fedlrgd.erm`, and simulate the running-time
 model of §II-D:
 
 * V6 — on LVM-Q (exact gradient rank ρ = K' + 2 = 4; m = 50, s = 20, p = 5) FedLRGD *is* GD
@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from fedtheory import bounds
-from fedtheory.algorithms.fedlrgd import (
+from fedtheory.bounds import Citation
+from fedtheory.papers.fedlrgd.algorithm import (
     erlang_max_mean,
     fedave,
     fedgd,
@@ -40,8 +41,7 @@ from fedtheory.algorithms.fedlrgd import (
     gradient_descent_exact,
     running_time_monte_carlo,
 )
-from fedtheory.bounds import Citation
-from fedtheory.problems.latent_erm import logistic_latent_erm, quadratic_latent_erm
+from fedtheory.papers.fedlrgd.erm import logistic_latent_erm, quadratic_latent_erm
 from fedtheory.verify import (
     Claim,
     Identity,

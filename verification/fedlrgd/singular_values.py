@@ -2,7 +2,7 @@
 
 Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* (reading guide §3.2.1,
 §3.2.2, §3.3 D1/D4, §5.1, §5.2 V2–V5 and V17). The matrices are the guide's generative models
-(:func:`fedtheory.problems.latent.latent_matrix`): M_ij = g(y_i; ϑ_j), y_i, ϑ_j ∼ U[0,1]^d, with
+(:func:`fedtheory.papers.fedlrgd.latent_matrix`): M_ij = g(y_i; ϑ_j), y_i, ϑ_j ∼ U[0,1]^d, with
 g(·; ϑ) (η, L2)-Hölder in the ℓ1 norm (6). Theorem 1's bound and its constants come from the
 registry (``fedlrgd.thm1``, ``.constant``, ``.rmin``, ``.rank-at-tolerance``, ``fedlrgd.lemma1``,
 ``fedlrgd.d1.conditioning``).
@@ -11,7 +11,7 @@ Checks (pass criteria are the guide's, frozen before our runs):
 
 - **V2, Lemma 1** (``fedlrgd/lemma1/*``): Lemma 1's piecewise Taylor polynomial P_{q,l} of LVM-P
   (η = 0.5) and LVM-P2 (η = 1.5) — d = 1 on the paper's minimal ℓ1 covering, d = 2 on an ℓ∞ grid
-  (:func:`~fedtheory.problems.latent.piecewise_taylor`) — is within L2/(l!q^η) of g on a fine
+  (:func:`~fedtheory.papers.fedlrgd.latent.piecewise_taylor`) — is within L2/(l!q^η) of g on a fine
   grid, rank N ≤ (cells)·C(l+d, d), and the sup error decays like q^{−η}.
 - **V3, Theorem 1** (``fedlrgd/thm1/*``): on LVM-P (η ∈ {0.3, 0.5, 0.9}) and LVM-M
   (ν ∈ {1/2, 3/2}, η = 2ν) in d ∈ {1, 2}, n = k = 1200, three seeds: t(r) ≤ K r^{−2η/d} at every
@@ -51,12 +51,12 @@ import scipy.linalg
 
 from fedtheory import bounds
 from fedtheory.bounds import Citation
-from fedtheory.problems.latent import (
-    approximate_rank,
+from fedtheory.papers.fedlrgd.latent import (
     holder_constant_estimate,
     latent_kernel,
     latent_matrix,
     piecewise_taylor,
+    rank_at_tolerance,
     tail_energy,
 )
 from fedtheory.verify import (
@@ -156,7 +156,7 @@ def singular_decay(params: dict[str, Any], seed: int) -> dict[str, float]:
     )
     # V4: approximate rank r(t) = min{r : t(r) ≤ tol} against max{r_min, (K/tol)^{d/(2η)}} + 1
     tols = np.array(TOLERANCES)
-    rank_t = approximate_rank(t, tols)
+    rank_t = rank_at_tolerance(t, tols)
     log_cap = np.maximum(math.log(rmin), d / (2 * eta) * (math.log(K) - np.log(tols)))
     rank_bounds = np.exp(np.minimum(log_cap, 700.0)) + 1.0
     index = int(np.argmax(rank_t / rank_bounds))

@@ -20,7 +20,7 @@ import numpy as np
 
 from fedtheory.algorithms import fedavg
 from fedtheory.bounds import Citation
-from fedtheory.problems import linear_regression_clients
+from fedtheory.papers.minimax import linear_regression_clients
 from fedtheory.verify import Claim, Sweep, UpperBoundHolds
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from fedtheory import bounds
 from fedtheory.algorithms import fedprox
 from fedtheory.bounds import Citation
-from fedtheory.problems import quadratic_clients
+from fedtheory.papers.minimax import quadratic_clients
 from fedtheory.verify import Claim, RateExponent, Sweep, UpperBoundHolds
 
 THM11 = bounds.get("minimax.thm11.aer.balanced")

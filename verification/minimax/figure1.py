@@ -9,7 +9,8 @@ a random unit vector negatively correlated with w⋆, logistic labels, batch 16 
 * FedProx (Algorithm 2, corrected participation branch): T = 20, server step 0.8, K_t = 5 local
   steps at step 0.2, λ ∈ {0, 0.44, 4}.
 
-Defaults for what the paper leaves open (documented in ``fedtheory.problems.appendix_d_clients``):
+Defaults for what the paper leaves open (documented in
+:func:`~fedtheory.papers.minimax.appendix_d_clients`):
 Gaussian features, the hemisphere flip for "negatively correlated", zero initialization, K_t
 read as steps for FedProx. Accuracy is the **exact** population accuracy of each client's model
 (a Gaussian integral) averaged over clients, not a test-set estimate.
@@ -28,7 +29,7 @@ import numpy as np
 
 from fedtheory.algorithms import fedavg, fedprox, fine_tune, local_sgd
 from fedtheory.bounds import Citation
-from fedtheory.problems import appendix_d_clients
+from fedtheory.papers.minimax import appendix_d_clients
 from fedtheory.verify import Claim, Crossing, Identity, LowerBoundHolds, Monotone, Sweep
 
 #: Hyperparameters of App. D.

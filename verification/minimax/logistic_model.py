@@ -23,7 +23,7 @@ import numpy as np
 
 from fedtheory import bounds
 from fedtheory.bounds import Citation
-from fedtheory.problems import logistic_clients
+from fedtheory.papers.minimax import logistic_clients
 from fedtheory.verify import Claim, Crossing, Identity, RateExponent, Sweep, UpperBoundHolds
 
 _GML = {"d": 5, "population": 2024}

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from fedtheory import bounds
-from fedtheory.problems import assouad_clients, bayes_estimate
+from fedtheory.papers.minimax import assouad_clients, bayes_estimate
 from fedtheory.verify import Claim, LowerBoundHolds, Sweep
 
 ASSOUAD = bounds.get("minimax.thm8.assouad")

@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from fedtheory import bounds
-from fedtheory.algorithms import validated_dichotomy
 from fedtheory.bounds import Citation
-from fedtheory.problems.mean_estimation import (
+from fedtheory.papers.minimax import validated_dichotomy
+from fedtheory.papers.minimax.clients import (
     gmq_crossing_radius2,
     gmq_expected_risk_plt,
     gmq_tuned_fedprox_lambda,

@@ -32,7 +32,7 @@ What is here
   train/test split (scikit-learn is imported lazily: it is the optional ``data`` extra).
 - :func:`app_c_perturbations`, :func:`gradient_slices`: steps 2–4; :func:`nontrivial_coordinates`
   and :func:`sample_coordinates`: steps 5–6.
-- :func:`approximate_rank`, :func:`approximate_ranks`: eq. (77);
+- :func:`energy_rank`, :func:`energy_ranks`: eq. (77);
   :func:`gaussian_null_ranks`: the same statistic on i.i.d. Gaussian matrices of the same shape
   (a null the paper does not show; guide §6.13).
 - :func:`slice_rank_study`: the whole pipeline for one seed.
@@ -61,14 +61,9 @@ from typing import Any, Literal
 import numpy as np
 from scipy.special import expit, log_softmax, softmax
 
-from fedtheory._run import (
-    SeedLike,
-    check_finite_trace,
-    check_int,
-    check_real,
-    check_vector,
-    generator,
-)
+from fedtheory._arrays import readonly
+from fedtheory._checks import check_finite_trace, check_int, check_real, check_vector
+from fedtheory._seeds import Seed, generator
 from fedtheory.errors import FedTheoryError, ParameterError
 
 __all__ = [
@@ -83,9 +78,9 @@ __all__ = [
     "SliceRankStudy",
     "TrainingRun",
     "app_c_perturbations",
-    "approximate_rank",
-    "approximate_ranks",
     "digits_split",
+    "energy_rank",
+    "energy_ranks",
     "finite_difference_check",
     "gaussian_null_ranks",
     "gradient_slices",
@@ -108,12 +103,6 @@ Activation = Literal["sigmoid", "relu"]
 
 class MissingExtraError(FedTheoryError, ImportError):
     """An optional dependency is not installed (the message names the extra to install)."""
-
-
-def _frozen(array: np.ndarray) -> np.ndarray:
-    out = np.array(array, dtype=np.float64, copy=True, order="C")
-    out.setflags(write=False)
-    return out
 
 
 # --------------------------------------------------------------------------- the network
@@ -292,7 +281,7 @@ class Network:
 
     # ----------------------------------------------------------------- initialisation
 
-    def initial_parameters(self, seed: SeedLike) -> np.ndarray:
+    def initial_parameters(self, seed: Seed) -> np.ndarray:
         """Glorot-uniform weights U(±√(6/(in + out))) and zero biases (Keras' defaults [2]_).
 
         The paper does not give its initialisation; the reading guide (§4.2) presumes Keras'
@@ -622,7 +611,7 @@ def train_sgd(
     epochs: int,
     batch_size: int,
     learning_rate: float,
-    seed: SeedLike,
+    seed: Seed,
     theta0: np.ndarray | None = None,
 ) -> TrainingRun:
     """Plain minibatch SGD on the mean cross-entropy, deterministic given ``seed``.
@@ -662,7 +651,7 @@ def train_sgd(
         if theta0 is None
         else network._check_theta(theta0, "theta0")
     )
-    start_theta = _frozen(theta)
+    start_theta = readonly(theta)
     rng = np.random.default_rng(shuffle_seed)
     n = X.shape[0]
     batch = min(batch_size, n)
@@ -686,10 +675,10 @@ def train_sgd(
     check_finite_trace(
         "minibatch SGD", (epoch_losses[: epoch + 1],), hint=f"learning rate {rate:.3g}"
     )
-    return TrainingRun(_frozen(theta), start_theta, _frozen(epoch_losses), steps)
+    return TrainingRun(readonly(theta), start_theta, readonly(epoch_losses), steps)
 
 
-def _entropy(seed: SeedLike) -> int:
+def _entropy(seed: Seed) -> int:
     """Validate a seed and turn it into an integer to spawn independent streams from.
 
     Spawning from a caller's :class:`numpy.random.SeedSequence` would change its state (its
@@ -731,13 +720,13 @@ def _load_digits() -> tuple[np.ndarray, np.ndarray]:
             "pip install 'fedtheory[data]' (the optional 'data' extra)"
         ) from None
     bunch = load_digits()
-    X = _frozen(np.asarray(bunch.data, dtype=np.float64) / 16.0)
+    X = readonly(np.asarray(bunch.data, dtype=np.float64) / 16.0)
     labels = np.asarray(bunch.target, dtype=np.int64)
     labels.setflags(write=False)
     return X, labels
 
 
-def digits_split(seed: SeedLike, *, test_fraction: float = 0.2) -> DigitsSplit:
+def digits_split(seed: Seed, *, test_fraction: float = 0.2) -> DigitsSplit:
     """The 1797 digits, shuffled with ``seed`` and split (default 1437 train / 360 test).
 
     Parameters
@@ -761,10 +750,10 @@ def digits_split(seed: SeedLike, *, test_fraction: float = 0.2) -> DigitsSplit:
     order = rng.permutation(n)
     test, train = order[:n_test], order[n_test:]
     return DigitsSplit(
-        _frozen(X[train]),
-        _frozen(one_hot(labels[train], 10)),
-        _frozen(X[test]),
-        _frozen(one_hot(labels[test], 10)),
+        readonly(X[train]),
+        readonly(one_hot(labels[train], 10)),
+        readonly(X[test]),
+        readonly(one_hot(labels[test], 10)),
     )
 
 
@@ -790,7 +779,7 @@ def sample_coordinates(
     theta: np.ndarray,
     count: int,
     *,
-    seed: SeedLike,
+    seed: Seed,
     threshold: float = APP_C_THRESHOLD,
 ) -> np.ndarray:
     """``count`` non-trivial coordinates drawn uniformly without replacement, sorted (fn. 12).
@@ -815,7 +804,7 @@ def sample_coordinates(
     return np.sort(generator(seed).choice(candidates, size=count, replace=False))
 
 
-def app_c_perturbations(theta: np.ndarray, k: int, *, seed: SeedLike) -> np.ndarray:
+def app_c_perturbations(theta: np.ndarray, k: int, *, seed: Seed) -> np.ndarray:
     """k perturbed parameter vectors θ^(j) = θ* + (‖θ*‖₁/p)·g_j, g_j ~ N(0, I_p) (eq. (75)).
 
     Returns
@@ -866,7 +855,7 @@ def gradient_slices(
     *,
     k: int,
     coordinates: np.ndarray,
-    seed: SeedLike,
+    seed: Seed,
 ) -> GradientSlices:
     """Steps 2–4 of App. C: k samples, k perturbations (75), the slices ℳ_q of (76).
 
@@ -908,7 +897,7 @@ def gradient_slices(
     for j in range(k):
         slices[:, :, j] = network._per_sample(thetas[j], xs, ys, q).T
     scale = float(np.abs(theta).sum()) / theta.size
-    return GradientSlices(_frozen(slices), q, samples, scale)
+    return GradientSlices(readonly(slices), q, samples, scale)
 
 
 def _check_energy(energy: float) -> float:
@@ -925,7 +914,7 @@ def _ranks_from_singular_values(sigma: np.ndarray, energy: float) -> np.ndarray:
     return np.argmax(cumulative >= energy * total, axis=-1) + 1
 
 
-def approximate_rank(matrix: np.ndarray, energy: float = APP_C_ENERGY) -> int:
+def energy_rank(matrix: np.ndarray, energy: float = APP_C_ENERGY) -> int:
     """Approximate rank of eq. (77): min{J ∈ [k] : Σ_{i≤J} σ_i² ≥ 0.9‖M‖_F²}.
 
     Parameters
@@ -943,9 +932,9 @@ def approximate_rank(matrix: np.ndarray, energy: float = APP_C_ENERGY) -> int:
 
     Examples
     --------
-    >>> approximate_rank(np.diag([3.0, 1.0, 0.1]))  # 9/10.01 < 0.9 ≤ 10/10.01
+    >>> energy_rank(np.diag([3.0, 1.0, 0.1]))  # 9/10.01 < 0.9 ≤ 10/10.01
     2
-    >>> approximate_rank(np.outer([1.0, 2.0], [3.0, 4.0, 5.0]))
+    >>> energy_rank(np.outer([1.0, 2.0], [3.0, 4.0, 5.0]))
     1
     """
     M = np.asarray(matrix, dtype=np.float64)
@@ -965,7 +954,7 @@ def approximate_rank(matrix: np.ndarray, energy: float = APP_C_ENERGY) -> int:
     return int(_ranks_from_singular_values(sigma, fraction))
 
 
-def approximate_ranks(stack: np.ndarray, energy: float = APP_C_ENERGY) -> np.ndarray:
+def energy_ranks(stack: np.ndarray, energy: float = APP_C_ENERGY) -> np.ndarray:
     """Approximate rank (77) of every matrix of a stack; 0 marks an all-zero matrix.
 
     Parameters
@@ -984,7 +973,7 @@ def approximate_ranks(stack: np.ndarray, energy: float = APP_C_ENERGY) -> np.nda
     Examples
     --------
     >>> stack = np.stack([np.eye(3), np.zeros((3, 3)), np.ones((3, 3))])
-    >>> approximate_ranks(stack).tolist()
+    >>> energy_ranks(stack).tolist()
     [3, 0, 1]
     """
     S = np.asarray(stack, dtype=np.float64)
@@ -1008,7 +997,7 @@ def gaussian_null_ranks(
     k: int,
     count: int,
     *,
-    seed: SeedLike,
+    seed: Seed,
     columns: int | None = None,
     energy: float = APP_C_ENERGY,
 ) -> np.ndarray:
@@ -1097,7 +1086,7 @@ def slice_rank_study(
     epochs: int = 100,
     batch_size: int = 32,
     learning_rate: float = 0.5,
-    seed: SeedLike,
+    seed: Seed,
     energy: float = APP_C_ENERGY,
     threshold: float = APP_C_THRESHOLD,
 ) -> SliceRankStudy:
@@ -1158,7 +1147,7 @@ def slice_rank_study(
         coordinates=coordinates,
         seed=slice_seed,
     )
-    ranks = approximate_ranks(slices.slices, fraction)
+    ranks = energy_ranks(slices.slices, fraction)
     null = gaussian_null_ranks(k, coordinates.size, seed=null_seed, energy=fraction)
     return SliceRankStudy(
         network=network,

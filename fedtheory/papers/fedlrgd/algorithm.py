@@ -2,7 +2,7 @@
 
 Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* (the ``fedlrgd``
 seed; reading guide §2). Every algorithm here runs on a
-:class:`~fedtheory.problems.latent_erm.LatentERM` instance (a server with r samples and m
+:class:`~fedtheory.papers.fedlrgd.erm.LatentERM` instance (a server with r samples and m
 clients with s samples each, objective F of (3)) and records its epochs in an
 :class:`EpochLog`, from which the federated oracle complexity of Definition 1,
 
@@ -66,17 +66,12 @@ from typing import Any, Literal
 import numpy as np
 from scipy import integrate, special
 
+from fedtheory._arrays import readonly
+from fedtheory._checks import check_finite_trace, check_int, check_real, check_vector
 from fedtheory._jit import njit
-from fedtheory._run import (
-    SeedLike,
-    check_finite_trace,
-    check_int,
-    check_real,
-    check_vector,
-    generator,
-)
+from fedtheory._seeds import Seed, generator, seed_sequence
 from fedtheory.errors import ParameterError, SolverError
-from fedtheory.problems.latent_erm import LatentERM, LogisticLatentERM, QuadraticLatentERM
+from fedtheory.papers.fedlrgd.erm import LatentERM, LogisticLatentERM, QuadraticLatentERM
 
 __all__ = [
     "EpochLog",
@@ -101,12 +96,6 @@ PivotDesign = Literal["box", "lhs"]
 
 #: Rows of the trajectory evaluated at once when computing gaps (bounds memory to ~n·256 floats).
 _GAP_CHUNK = 256
-
-
-def _readonly(array: np.ndarray, dtype: Any = np.float64) -> np.ndarray:
-    out = np.array(array, dtype=dtype, copy=True, order="C")
-    out.setflags(write=False)
-    return out
 
 
 # =============================================================================================
@@ -249,9 +238,9 @@ class EpochLogger:
         active = np.array(self._active, dtype=np.int64)
         return EpochLog(
             kinds=tuple(self._kinds),
-            gradients=_readonly(np.array(self._gradients, dtype=np.int64), np.int64),
-            communicates=_readonly(active > 0, np.bool_),
-            active=_readonly(active, np.int64),
+            gradients=readonly(np.array(self._gradients, dtype=np.int64), np.int64),
+            communicates=readonly(active > 0, np.bool_),
+            active=readonly(active, np.int64),
             phi=phi,
         )
 
@@ -263,7 +252,7 @@ class EpochLogger:
 
 @dataclass(frozen=True, eq=False)
 class LatentRun:
-    """A run on a :class:`~fedtheory.problems.latent_erm.LatentERM` instance.
+    """A run on a :class:`~fedtheory.papers.fedlrgd.erm.LatentERM` instance.
 
     Attributes
     ----------
@@ -370,7 +359,7 @@ def _check_instance(instance: Any) -> LatentERM:
         raise ParameterError(
             parameter="instance",
             value=type(instance).__name__,
-            rule="must be a LatentERM (fedtheory.problems.latent_erm)",
+            rule="must be a LatentERM (fedtheory.papers.fedlrgd.erm)",
         )
     return instance
 
@@ -408,7 +397,7 @@ def _finish(algorithm: str, trajectory: np.ndarray, gaps: np.ndarray, hint: str 
 # =============================================================================================
 
 
-def _pivots(instance: LatentERM, pivots: Any, r: int, seed: SeedLike | None) -> np.ndarray:
+def _pivots(instance: LatentERM, pivots: Any, r: int, seed: Seed | None) -> np.ndarray:
     """ϑ^{(1..r)}: an explicit (r, p) array of distinct rows, or a random design in the box."""
     p = instance.p
     if pivots is None:
@@ -543,7 +532,7 @@ def fedlrgd(
     rcond: float | None = None,
     phi: float = 1.0,
     step: float | None = None,
-    seed: SeedLike | None = None,
+    seed: Seed | None = None,
 ) -> FedLRGDRun:
     """FedLRGD, Algorithm 1 of Jadbabaie, Makur & Shah [1]_ (index conventions of guide §2.2).
 
@@ -615,7 +604,7 @@ def fedlrgd(
 
     Examples
     --------
-    >>> from fedtheory.problems.latent_erm import quadratic_latent_erm
+    >>> from fedtheory.papers.fedlrgd.erm import quadratic_latent_erm
     >>> inst = quadratic_latent_erm(10, 5, 4, 5, seed=0)          # exact rank 4
     >>> run = fedlrgd(inst, r=4, S=20, phi=10.0, seed=1)
     >>> gd = gradient_descent_exact(inst, S=20)
@@ -690,8 +679,8 @@ def fedlrgd(
     log = logger.freeze(phi)
     return FedLRGDRun(
         algorithm="fedlrgd",
-        trajectory=_readonly(trajectory),
-        gaps=_readonly(gaps),
+        trajectory=readonly(trajectory),
+        gaps=readonly(gaps),
         log=log,
         hyperparameters={
             "r": r,
@@ -702,12 +691,12 @@ def fedlrgd(
             "phi": phi,
             "step": eta,
         },
-        errors=_readonly(errors),
-        gradient_norms=_readonly(norms),
-        condition=_readonly(condition),
-        omega=_readonly(omega),
-        pivots=_readonly(pivot_array),
-        basis=_readonly(basis),
+        errors=readonly(errors),
+        gradient_norms=readonly(norms),
+        condition=readonly(condition),
+        omega=readonly(omega),
+        pivots=readonly(pivot_array),
+        basis=readonly(basis),
         instance=instance,
     )
 
@@ -768,8 +757,8 @@ def gradient_descent_exact(
     _finish("gradient_descent_exact", trajectory, gaps)
     return LatentRun(
         algorithm="gradient_descent_exact",
-        trajectory=_readonly(trajectory),
-        gaps=_readonly(gaps),
+        trajectory=readonly(trajectory),
+        gaps=readonly(gaps),
         log=None,
         hyperparameters={"S": S, "step": eta},
     )
@@ -823,8 +812,8 @@ def fedgd(
     _finish("fedgd", trajectory, gaps)
     return LatentRun(
         algorithm="fedgd",
-        trajectory=_readonly(trajectory),
-        gaps=_readonly(gaps),
+        trajectory=readonly(trajectory),
+        gaps=readonly(gaps),
         log=logger.freeze(phi),
         hyperparameters={"T": T, "phi": phi, "step": eta},
     )
@@ -1047,7 +1036,7 @@ def fedave(
     eta_offset: int | None = None,
     theta0: np.ndarray | None = None,
     phi: float = 1.0,
-    seed: SeedLike,
+    seed: Seed,
 ) -> FedAveRun:
     """FedAve as analysed in Theorem 3: FedPAQ [2]_ (Algorithm 1) without quantization.
 
@@ -1073,8 +1062,8 @@ def fedave(
     Parameters
     ----------
     instance
-        A :class:`~fedtheory.problems.latent_erm.LogisticLatentERM` or
-        :class:`~fedtheory.problems.latent_erm.QuadraticLatentERM`.
+        A :class:`~fedtheory.papers.fedlrgd.erm.LogisticLatentERM` or
+        :class:`~fedtheory.papers.fedlrgd.erm.QuadraticLatentERM`.
     T
         Epochs ≥ 0.
     b
@@ -1131,8 +1120,8 @@ def fedave(
         logger.record("A", gradients=b, active=active)
     return FedAveRun(
         algorithm="fedave",
-        trajectory=_readonly(trajectory),
-        gaps=_readonly(gaps),
+        trajectory=readonly(trajectory),
+        gaps=readonly(gaps),
         log=logger.freeze(phi),
         hyperparameters={
             "T": T,
@@ -1142,8 +1131,8 @@ def fedave(
             "eta_offset": t0,
             "phi": phi,
         },
-        steps=_readonly(steps),
-        active_clients=_readonly(clients, np.int64),
+        steps=readonly(steps),
+        active_clients=readonly(clients, np.int64),
     )
 
 
@@ -1280,7 +1269,7 @@ def running_time_monte_carlo(
     phi: float,
     nu: float,
     replicates: int,
-    seed: SeedLike,
+    seed: Seed,
     *,
     start: Literal["stationary", "empty"] = "stationary",
 ) -> RunningTimeSample:
@@ -1332,7 +1321,7 @@ def running_time_monte_carlo(
     if start not in ("stationary", "empty"):
         raise ParameterError(parameter="start", value=start, rule="must be 'stationary' or 'empty'")
     rng_compute, rng_server, rng_queue = (
-        np.random.default_rng(child) for child in _sequence(seed).spawn(3)
+        np.random.default_rng(child) for child in seed_sequence(seed).spawn(3)
     )
     compute = np.empty(replicates)
     rows = max(1, _DRAW_CHUNK // active)
@@ -1358,14 +1347,7 @@ def running_time_monte_carlo(
         active=active,
         phi=phi,
         nu=nu,
-        compute_clients=_readonly(b + compute),
-        compute_server=_readonly(b + server),
-        completion=_readonly(completion),
+        compute_clients=readonly(b + compute),
+        compute_server=readonly(b + server),
+        completion=readonly(completion),
     )
-
-
-def _sequence(seed: SeedLike) -> np.random.SeedSequence:
-    generator(seed)  # validates
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    return np.random.SeedSequence(int(seed))

@@ -74,10 +74,11 @@ from typing import Any, Literal, TypeAlias, TypeVar, overload
 import numpy as np
 from scipy.optimize import brentq
 
-from fedtheory._run import SeedLike, check_int, check_real, check_vector, generator
+from fedtheory._arrays import readonly
+from fedtheory._checks import check_int, check_real, check_vector, check_weights
+from fedtheory._seeds import Seed, generator
 from fedtheory.errors import ParameterError
-from fedtheory.problems.dataset import FederatedDataset, check_weights
-from fedtheory.problems.quadratic import _frozen
+from fedtheory.problems.dataset import FederatedDataset
 
 __all__ = [
     "LinearRegressionClients",
@@ -694,8 +695,8 @@ def _gmq_instance(
         ell_inf = 0.5 * (radius + float(farthest)) ** 2
     return cls(
         data=data,
-        optima=_frozen(optima),
-        weights=_frozen(weights),
+        optima=readonly(optima),
+        weights=readonly(weights),
         R=R,
         beta=1.0,
         mu=1.0,
@@ -712,7 +713,7 @@ def quadratic_clients(
     d: int,
     R: float,
     noise: float,
-    seed: SeedLike,
+    seed: Seed,
     *,
     weights: WeightsLike = None,
     center: Any = None,
@@ -802,7 +803,7 @@ def outlier_clients(
     R: float,
     noise: float,
     outlier_weight: float,
-    seed: SeedLike,
+    seed: Seed,
     *,
     center: Any = None,
     radius: float = math.inf,
@@ -871,7 +872,7 @@ def linear_regression_clients(
     d: int,
     R: float,
     noise: float,
-    seed: SeedLike,
+    seed: Seed,
     *,
     spread: float = 10.0,
     weights: WeightsLike = None,
@@ -945,15 +946,15 @@ def linear_regression_clients(
     eigenvalues = np.linalg.eigvalsh(covariances)
     return LinearRegressionClients(
         data=FederatedDataset(features, targets, counts, "squared", radius),
-        optima=_frozen(optima),
-        weights=_frozen(p),
+        optima=readonly(optima),
+        weights=readonly(p),
         R=R,
         beta=float(eigenvalues.max()),
         mu=float(eigenvalues.min()),
         sigma2=float(noise**2 * np.trace(covariances, axis1=1, axis2=2).max()),
         ell_inf=math.inf,
         noise=noise,
-        covariances=_frozen(covariances),
+        covariances=readonly(covariances),
     )
 
 

@@ -13,7 +13,7 @@ when every g(·; ϑ) is (η, L2)-Hölder in the ℓ1 norm (6), the tail energy o
 
 with K = L2² e^{2η/d} d^{η/d} 4^η (l+d)^{2η}/(l!)², l = ⌈η⌉ − 1 and r_min = e√d 2^d (l+d)^d.
 :func:`latent_matrix` draws such matrices from the generative models of the guide (§5.1) and
-states each family's smoothness constants; :func:`tail_energy` and :func:`approximate_rank`
+states each family's smoothness constants; :func:`tail_energy` and :func:`rank_at_tolerance`
 read t(r) and the approximate rank off the singular values; :func:`piecewise_taylor` builds
 Lemma 1's piecewise Taylor polynomial P_{q,l} (49), (43).
 
@@ -93,8 +93,10 @@ import scipy.linalg
 from numba import types
 from numba.extending import intrinsic
 
+from fedtheory._arrays import readonly
+from fedtheory._checks import check_int, check_real
 from fedtheory._jit import njit
-from fedtheory._run import SeedLike, check_int, check_real, generator
+from fedtheory._seeds import Seed, generator
 from fedtheory.errors import ParameterError
 
 __all__ = [
@@ -104,11 +106,11 @@ __all__ = [
     "LatentKernel",
     "LatentModel",
     "PiecewiseTaylor",
-    "approximate_rank",
     "holder_constant_estimate",
     "latent_kernel",
     "latent_matrix",
     "piecewise_taylor",
+    "rank_at_tolerance",
     "tail_energy",
 ]
 
@@ -767,18 +769,12 @@ class LatentModel:
         return tail_energy(self.singular_values(), self.n, self.k)
 
 
-def _frozen(array: np.ndarray) -> np.ndarray:
-    out = np.ascontiguousarray(array, dtype=np.float64)
-    out.setflags(write=False)
-    return out
-
-
 def latent_matrix(
     family: str,
     n: int,
     k: int,
     d: int,
-    seed: SeedLike,
+    seed: Seed,
     *,
     eta: float | None = None,
     nu: float | None = None,
@@ -889,9 +885,9 @@ def _kernel_model(kernel: LatentKernel, n: int, k: int, rng: np.random.Generator
         estimate = holder_constant_estimate(kernel, pairs=20_000, seed=rng)
     return LatentModel(
         family=kernel.family,
-        matrix=_frozen(matrix),
-        rows=_frozen(rows),
-        cols=_frozen(thetas),
+        matrix=readonly(matrix, copy=False),
+        rows=readonly(rows, copy=False),
+        cols=readonly(thetas, copy=False),
         d=d,
         eta=kernel.eta,
         l=kernel.l,
@@ -908,7 +904,7 @@ def _quadratic_model(
     n: int,
     k: int,
     d: int,
-    seed: SeedLike,
+    seed: Seed,
     *,
     mu: float | None,
     coordinate: int | None,
@@ -942,9 +938,9 @@ def _quadratic_model(
     matrix = matrix - (b0[index] + rows @ b1[index])[:, None]
     return LatentModel(
         family="lvm-q",
-        matrix=_frozen(matrix),
-        rows=_frozen(rows),
-        cols=_frozen(thetas),
+        matrix=readonly(matrix, copy=False),
+        rows=readonly(rows, copy=False),
+        cols=readonly(thetas, copy=False),
         d=d,
         eta=None,
         l=None,
@@ -987,7 +983,7 @@ def _frequencies(d: int, count: int) -> np.ndarray:
 
 
 def _probe_model(
-    n: int, k: int, d: int, seed: SeedLike, *, eta: float | None, modes: int | None
+    n: int, k: int, d: int, seed: Seed, *, eta: float | None, modes: int | None
 ) -> LatentModel:
     d = check_int("d", d, minimum=1)
     if eta is None:
@@ -1008,9 +1004,9 @@ def _probe_model(
     matrix = left @ right
     return LatentModel(
         family="probe",
-        matrix=_frozen(matrix),
-        rows=_frozen(rows),
-        cols=_frozen(phases),
+        matrix=readonly(matrix, copy=False),
+        rows=readonly(rows, copy=False),
+        cols=readonly(phases, copy=False),
         d=d,
         eta=eta_value,
         l=math.ceil(eta_value) - 1,
@@ -1063,7 +1059,7 @@ def tail_energy(singular_values: Any, n: int, k: int | None = None) -> np.ndarra
     return np.asarray(tails / (float(n) * float(k)))
 
 
-def approximate_rank(t_values: Any, tolerance: Any) -> Any:
+def rank_at_tolerance(t_values: Any, tolerance: Any) -> Any:
     """r(t) = min{r ≥ 0 : t(r) ≤ t}, the approximate rank at tolerance t (guide D4).
 
     Parameters
@@ -1081,7 +1077,7 @@ def approximate_rank(t_values: Any, tolerance: Any) -> Any:
     Examples
     --------
     >>> t = tail_energy([3.0, 2.0, 1.0], 2)
-    >>> approximate_rank(t, 1.0), approximate_rank(t, [2.0, 0.1]).tolist()
+    >>> rank_at_tolerance(t, 1.0), rank_at_tolerance(t, [2.0, 0.1]).tolist()
     (2, [1, 3])
     """
     t = np.asarray(t_values, dtype=np.float64)
@@ -1107,7 +1103,7 @@ def approximate_rank(t_values: Any, tolerance: Any) -> Any:
 
 
 def holder_constant_estimate(
-    kernel: LatentKernel, *, pairs: int = 20_000, seed: SeedLike | np.random.Generator = 0
+    kernel: LatentKernel, *, pairs: int = 20_000, seed: Seed | np.random.Generator = 0
 ) -> float:
     """A numerical **lower** bound on the Hölder constant L2 of (6): the largest ratio seen.
 
@@ -1285,8 +1281,8 @@ def piecewise_taylor(kernel: LatentKernel, q: float, y: Any, theta: Any) -> Piec
         cells_per_axis=per_axis,
         n_cells=per_axis**d,
         monomials=math.comb(kernel.l + d, d),
-        centres=_frozen((all_axes + 0.5) / per_axis),
+        centres=readonly((all_axes + 0.5) / per_axis, copy=False),
         cell_index=np.asarray(cell),
-        values=_frozen(values),
+        values=readonly(values, copy=False),
         error_bound=kernel.L2 / (math.factorial(kernel.l) * q_value**kernel.eta),
     )

@@ -13,7 +13,7 @@ held-out loss (:func:`validated_dichotomy`).
 
 Examples
 --------
->>> from fedtheory.problems import quadratic_clients
+>>> from fedtheory.papers.minimax import quadratic_clients
 >>> inst = quadratic_clients(4, 50, 3, 0.5, 1.0, seed=0)
 >>> local_training(inst).shape, fedavg_erm(inst).shape
 ((4, 3), (3,))
@@ -29,7 +29,8 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from fedtheory._run import SeedLike, check_real, generator
+from fedtheory._checks import check_real
+from fedtheory._seeds import Seed, generator
 from fedtheory.errors import ParameterError
 from fedtheory.problems.dataset import FederatedDataset
 
@@ -131,7 +132,7 @@ def oracle_dichotomy(instance: Any, threshold: float) -> DichotomyChoice:
     return DichotomyChoice(problem.local_erm(), "local")
 
 
-def validated_dichotomy(instance: Any, fraction: float, seed: SeedLike) -> DichotomyChoice:
+def validated_dichotomy(instance: Any, fraction: float, seed: Seed) -> DichotomyChoice:
     """The practical dichotomy of §3.3: choose by held-out loss, then refit on all the data.
 
     Each client holds out a random ``fraction`` of its samples; FedAvg and local training are

@@ -1,12 +1,11 @@
-"""Shared machinery of problem generators and algorithm runs (DESIGN §3, §4, §7).
+"""Argument checks shared by every generator and algorithm wrapper (DESIGN §7).
 
-Three small things every generator and every algorithm wrapper needs, written once:
+Each check raises :class:`~fedtheory.errors.ParameterError` naming the parameter, the value and
+the rule, and returns the value in its canonical type:
 
-- :func:`generator`: the one way a wrapper turns a seed into a :class:`numpy.random.Generator`
-  (an ``int`` or a :class:`numpy.random.SeedSequence`; ``None`` is refused, since a run must be
-  reproducible);
-- argument checks (:func:`check_int`, :func:`check_real`, :func:`check_vector`) that raise
-  :class:`~fedtheory.errors.ParameterError` naming the parameter, the value and the rule;
+- :func:`check_int`, :func:`check_real`: counts and real parameters;
+- :func:`check_vector`: a finite float64 array of a given shape (a copy);
+- :func:`check_weights`: client weights on the probability simplex;
 - :func:`check_finite_trace`: kernels return their trace and the wrapper raises
   :class:`~fedtheory.errors.DivergenceError` at the first round whose value is not finite.
 """
@@ -15,57 +14,19 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, TypeAlias
+from typing import Any
 
 import numpy as np
 
 from fedtheory.errors import DivergenceError, ParameterError
 
 __all__ = [
-    "SeedLike",
     "check_finite_trace",
     "check_int",
     "check_real",
     "check_vector",
-    "generator",
+    "check_weights",
 ]
-
-#: What a seed may be: a non-negative integer or a :class:`numpy.random.SeedSequence`.
-SeedLike: TypeAlias = "int | np.integer[Any] | np.random.SeedSequence"
-
-
-def generator(seed: SeedLike, *, parameter: str = "seed") -> np.random.Generator:
-    """Return ``numpy.random.default_rng(seed)`` after checking that ``seed`` is reproducible.
-
-    Parameters
-    ----------
-    seed
-        A non-negative integer or a :class:`numpy.random.SeedSequence` (the runner derives one
-        per task, DESIGN §4). ``None``, floats and generators are refused: the same seed must
-        give the same bits.
-    parameter
-        Name used in the error message.
-
-    Raises
-    ------
-    ParameterError
-        If ``seed`` is not a non-negative integer or a SeedSequence.
-
-    Examples
-    --------
-    >>> float(generator(0).random()) == float(generator(0).random())
-    True
-    """
-    if isinstance(seed, np.random.SeedSequence):
-        return np.random.default_rng(seed)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or int(seed) < 0:
-        raise ParameterError(
-            parameter=parameter,
-            value=seed,
-            rule="must be a non-negative integer or a numpy.random.SeedSequence "
-            "(runs are reproducible: None is not accepted)",
-        )
-    return np.random.default_rng(int(seed))
 
 
 def check_int(name: str, value: Any, *, minimum: int) -> int:
@@ -170,3 +131,24 @@ def check_finite_trace(
     value = next(float(trace[index]) for trace in traces if not np.isfinite(trace[index]))
     round_ = int(rounds[index]) if rounds is not None else index
     raise DivergenceError(algorithm, round_, value, hint=hint)
+
+
+def check_weights(weights: Any, m: int, *, parameter: str = "weights") -> np.ndarray:
+    """Return ``weights`` as a float64 vector on the probability simplex of ℝ^m.
+
+    Raises
+    ------
+    ParameterError
+        If the shape is not ``(m,)``, an entry is negative or not finite, or the sum differs
+        from 1 by more than 1e-9.
+    """
+    p = np.asarray(weights, dtype=np.float64)
+    if p.shape != (m,):
+        raise ParameterError(parameter=parameter, value=p.shape, rule=f"must have shape ({m},)")
+    if not np.all(np.isfinite(p)) or p.min() < 0 or abs(p.sum() - 1.0) > 1e-9:
+        raise ParameterError(
+            parameter=parameter,
+            value=np.round(p, 6).tolist(),
+            rule="must lie on the simplex (p_i ≥ 0, Σ p_i = 1)",
+        )
+    return p

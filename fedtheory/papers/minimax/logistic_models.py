@@ -79,7 +79,9 @@ from typing import Any, Literal, TypeVar, overload
 import numpy as np
 from scipy import optimize, special
 
-from fedtheory._run import SeedLike, check_int, check_real, generator
+from fedtheory._arrays import readonly
+from fedtheory._checks import check_int, check_real, check_weights
+from fedtheory._seeds import Seed, generator
 from fedtheory.errors import ParameterError
 from fedtheory.exact.logistic import (
     ERMInfo,
@@ -88,7 +90,7 @@ from fedtheory.exact.logistic import (
     erm_batch_unchecked,
     fedprox_unchecked,
 )
-from fedtheory.problems.dataset import FederatedDataset, check_weights
+from fedtheory.problems.dataset import FederatedDataset
 
 __all__ = [
     "MAX_ENUMERATION_DIM",
@@ -117,13 +119,6 @@ _SQRT_2PI = math.sqrt(2.0 * math.pi)
 # ---------------------------------------------------------------------------------------------
 
 
-def _frozen(array: np.ndarray) -> np.ndarray:
-    """A read-only contiguous float64 copy (instances are immutable, arrays included)."""
-    out = np.array(array, dtype=np.float64, copy=True, order="C")
-    out.setflags(write=False)
-    return out
-
-
 def _sig_prime(t: np.ndarray) -> np.ndarray:
     """sig'(t) = sig(t) sig(−t), without overflow."""
     return np.asarray(special.expit(t) * special.expit(-t))
@@ -133,7 +128,7 @@ def _sig_prime(t: np.ndarray) -> np.ndarray:
 def _hypercube(d: int) -> np.ndarray:
     """The 2^d vectors of {±1}^d as rows; row k has +1 in coordinate j iff bit j of k is set."""
     bits = (np.arange(2**d)[:, None] >> np.arange(d)[None, :]) & 1
-    return _frozen(2.0 * bits - 1.0)
+    return readonly(2.0 * bits - 1.0)
 
 
 def _softplus_bregman(t: np.ndarray, t_star: np.ndarray) -> np.ndarray:
@@ -197,8 +192,8 @@ def _check_radius(radius: Any, default: float, optima: np.ndarray, *, strict: bo
 
 def _client_weights(weights: Any, counts: np.ndarray) -> np.ndarray:
     if weights is None:
-        return _frozen(counts / counts.sum())
-    return _frozen(check_weights(weights, counts.size))
+        return readonly(counts / counts.sum())
+    return readonly(check_weights(weights, counts.size))
 
 
 def _padding_mask(counts: np.ndarray) -> np.ndarray:
@@ -694,13 +689,13 @@ def logistic_clients(
     n: Any,
     d: int,
     R: float,
-    seed: SeedLike,
+    seed: Seed,
     *,
     center_norm: float = 1.0,
     radius: float | None = None,
     weights: Any = None,
     directions: Literal["antipodal", "random"] = "antipodal",
-    population_seed: SeedLike | None = None,
+    population_seed: Seed | None = None,
 ) -> LogisticClients:
     """GM-L (guide §5.1): the theory-faithful logistic model of Lemma 7 with exact risks.
 
@@ -801,7 +796,7 @@ def logistic_clients(
     rho = _check_radius(radius, 2.0 * (center_norm + R) + 1.0, optima, strict=True)
     data = _rademacher_data(optima, counts, rho, rng)
     return LogisticClients(
-        data=data, optima=_frozen(optima), weights=p, R=R, w0=_frozen(w0), directions=_frozen(U)
+        data=data, optima=readonly(optima), weights=p, R=R, w0=readonly(w0), directions=readonly(U)
     )
 
 
@@ -838,7 +833,7 @@ def assouad_clients(
     n: Any,
     d: int,
     delta: Any,
-    seed: SeedLike,
+    seed: Seed,
     *,
     radius: float | None = None,
     weights: Any = None,
@@ -900,11 +895,11 @@ def assouad_clients(
     R = math.sqrt(float(p @ np.sum(centered**2, axis=1)))
     return AssouadClients(
         data=data,
-        optima=_frozen(optima),
+        optima=readonly(optima),
         weights=p,
         R=R,
-        delta=_frozen(deltas),
-        signs=_frozen(signs),
+        delta=readonly(deltas),
+        signs=readonly(signs),
     )
 
 
@@ -978,7 +973,7 @@ def _half_line_rule() -> tuple[np.ndarray, np.ndarray]:
     a, b = edges[:-1, None], edges[1:, None]
     nodes = (0.5 * (b - a) * x + 0.5 * (a + b)).ravel()
     weights = (0.5 * (b - a) * w).ravel() * np.exp(-0.5 * nodes**2) / _SQRT_2PI
-    return _frozen(nodes), _frozen(weights)
+    return readonly(nodes), readonly(weights)
 
 
 def _gauss_expect_even(fun: Any, *params: np.ndarray) -> np.ndarray:
@@ -1114,7 +1109,7 @@ class AppendixDClients(LogisticProblem):
 
 def appendix_d_clients(
     R: float,
-    seed: SeedLike,
+    seed: Seed,
     *,
     m: int = 5,
     n: Any = 100,
@@ -1178,9 +1173,9 @@ def appendix_d_clients(
     data = FederatedDataset(features, targets, counts, "logistic", rho)
     return AppendixDClients(
         data=data,
-        optima=_frozen(optima),
+        optima=readonly(optima),
         weights=p,
         R=R,
-        w_common=_frozen(w_star),
-        directions=_frozen(V),
+        w_common=readonly(w_star),
+        directions=readonly(V),
     )

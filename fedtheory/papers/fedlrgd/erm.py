@@ -66,7 +66,9 @@ from typing import Any
 import numpy as np
 from scipy.special import expit
 
-from fedtheory._run import SeedLike, check_int, check_real, check_vector, generator
+from fedtheory._arrays import readonly
+from fedtheory._checks import check_int, check_real, check_vector
+from fedtheory._seeds import Seed, seed_sequence
 from fedtheory.errors import ParameterError, SolverError
 
 __all__ = [
@@ -76,13 +78,6 @@ __all__ = [
     "logistic_latent_erm",
     "quadratic_latent_erm",
 ]
-
-
-def _frozen(array: np.ndarray) -> np.ndarray:
-    """A read-only contiguous float64 copy (instances are immutable, arrays included)."""
-    out = np.array(array, dtype=np.float64, copy=True, order="C")
-    out.setflags(write=False)
-    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -399,7 +394,7 @@ def logistic_latent_erm(
     label_scale: float = 4.0,
     label_noise: float = 0.3,
     theta_box: tuple[float, float] = (-1.0, 1.0),
-    seed: SeedLike,
+    seed: Seed,
 ) -> LogisticLatentERM:
     """LVM-A: federated logistic regression with soft labels (App. A; guide §5.1, §3.2.8).
 
@@ -444,7 +439,7 @@ def logistic_latent_erm(
     label_noise = check_real("label_noise", label_noise, nonnegative=True)
     box = _check_box(theta_box)
     rng_w, rng_server, rng_clients = (
-        np.random.default_rng(child) for child in _seed_sequence(seed).spawn(3)
+        np.random.default_rng(child) for child in seed_sequence(seed).spawn(3)
     )
     w = rng_w.uniform(-1.0, 1.0, p)
 
@@ -468,27 +463,20 @@ def logistic_latent_erm(
         np.mean(np.logaddexp(0.0, z) - samples[:, -1] * z) + 0.5 * mu * theta_star @ theta_star
     )
     return LogisticLatentERM(
-        server=_frozen(server),
-        clients=_frozen(clients),
+        server=readonly(server),
+        clients=readonly(clients),
         mu=mu,
         L1=L1,
-        theta_star=_frozen(theta_star),
+        theta_star=readonly(theta_star),
         F_star=F_star,
         theta_box=box,
         ridge=mu,
-        label_direction=_frozen(w),
+        label_direction=readonly(w),
         label_scale=label_scale,
         label_noise=label_noise,
         L1_printed=p / 2.0 + mu,
         L_F=L_F,
     )
-
-
-def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
-    generator(seed)  # validates
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    return np.random.SeedSequence(int(seed))
 
 
 def _normal_from_uniform(u: np.ndarray) -> np.ndarray:
@@ -604,7 +592,7 @@ def quadratic_latent_erm(
     mu: float = 0.5,
     width: float = 0.3,
     theta_box: tuple[float, float] = (-1.0, 1.0),
-    seed: SeedLike,
+    seed: Seed,
 ) -> QuadraticLatentERM:
     """LVM-Q: an exactly low-rank federated quadratic (guide §5.1, D5; V6).
 
@@ -661,7 +649,7 @@ def quadratic_latent_erm(
     width = check_real("width", width, positive=True)
     box = _check_box(theta_box)
     rng_model, rng_server, rng_clients = (
-        np.random.default_rng(child) for child in _seed_sequence(seed).spawn(3)
+        np.random.default_rng(child) for child in seed_sequence(seed).spawn(3)
     )
     centres = rng_model.random((bumps, d))
     M = rng_model.standard_normal((bumps, p, p))
@@ -682,18 +670,18 @@ def quadratic_latent_erm(
     per_sample = np.linalg.eigvalsh(np.einsum("nk,kij->nij", phi, curvatures) + mu * np.eye(p))
     theta_star = np.linalg.solve(A_bar, b_bar)
     return QuadraticLatentERM(
-        server=_frozen(server),
-        clients=_frozen(clients),
+        server=readonly(server),
+        clients=readonly(clients),
         mu=mu_F,
         L1=L1,
-        theta_star=_frozen(theta_star),
+        theta_star=readonly(theta_star),
         F_star=float(-0.5 * b_bar @ theta_star),
         theta_box=box,
-        centres=_frozen(centres),
+        centres=readonly(centres),
         width=width,
-        curvatures=_frozen(curvatures),
-        b0=_frozen(b0),
-        B1=_frozen(B1),
+        curvatures=readonly(curvatures),
+        b0=readonly(b0),
+        B1=readonly(B1),
         ridge=mu,
         L1_sample=float(per_sample[:, -1].max()),
         mu_sample=float(per_sample[:, 0].min()),

@@ -1,0 +1,129 @@
+"""Numerics of the fedlrgd paper: Jadbabaie, Makur & Shah, *Federated optimization of smooth loss
+functions* (arXiv:2201.01954v2).
+
+- latent variable models and their matrices (:func:`latent_matrix`, Lemma 1's
+  :func:`piecewise_taylor`, :func:`tail_energy`, :func:`rank_at_tolerance`);
+- the federated ERMs of (1)/(3) (:func:`logistic_latent_erm`, :func:`quadratic_latent_erm`);
+- FedLRGD (Algorithm 1), FedAve as analysed in Theorem 3, federated GD and the running-time model
+  of §II-D behind Definition 1;
+- App. C's substitute: small networks on the 8×8 digits and the approximate rank (77) of their
+  gradient slices (:func:`energy_rank`).
+
+Its bounds are ``fedlrgd.*`` in :mod:`fedtheory.bounds`.
+"""
+
+from __future__ import annotations
+
+from fedtheory.papers.fedlrgd.algorithm import (
+    EpochLog,
+    FedAveRun,
+    FedLRGDRun,
+    LatentRun,
+    RunningTimeSample,
+    erlang_max_mean,
+    fedave,
+    fedave_burn_in,
+    fedgd,
+    fedlrgd,
+    gradient_descent_exact,
+    running_time_monte_carlo,
+)
+from fedtheory.papers.fedlrgd.erm import (
+    LatentERM,
+    LogisticLatentERM,
+    QuadraticLatentERM,
+    logistic_latent_erm,
+    quadratic_latent_erm,
+)
+from fedtheory.papers.fedlrgd.latent import (
+    LATENT_FAMILIES,
+    MATERN_NU,
+    HolderStatus,
+    LatentKernel,
+    LatentModel,
+    PiecewiseTaylor,
+    holder_constant_estimate,
+    latent_kernel,
+    latent_matrix,
+    piecewise_taylor,
+    rank_at_tolerance,
+    tail_energy,
+)
+from fedtheory.papers.fedlrgd.networks import (
+    ACTIVATIONS,
+    APP_C_ENERGY,
+    APP_C_THRESHOLD,
+    DigitsSplit,
+    FiniteDifferenceCheck,
+    GradientSlices,
+    MissingExtraError,
+    Network,
+    SliceRankStudy,
+    TrainingRun,
+    app_c_perturbations,
+    digits_split,
+    energy_rank,
+    energy_ranks,
+    finite_difference_check,
+    gaussian_null_ranks,
+    gradient_slices,
+    nontrivial_coordinates,
+    one_hot,
+    sample_coordinates,
+    slice_rank_study,
+    train_sgd,
+)
+
+__all__ = [
+    "ACTIVATIONS",
+    "APP_C_ENERGY",
+    "APP_C_THRESHOLD",
+    "LATENT_FAMILIES",
+    "MATERN_NU",
+    "DigitsSplit",
+    "EpochLog",
+    "FedAveRun",
+    "FedLRGDRun",
+    "FiniteDifferenceCheck",
+    "GradientSlices",
+    "HolderStatus",
+    "LatentERM",
+    "LatentKernel",
+    "LatentModel",
+    "LatentRun",
+    "LogisticLatentERM",
+    "MissingExtraError",
+    "Network",
+    "PiecewiseTaylor",
+    "QuadraticLatentERM",
+    "RunningTimeSample",
+    "SliceRankStudy",
+    "TrainingRun",
+    "app_c_perturbations",
+    "digits_split",
+    "energy_rank",
+    "energy_ranks",
+    "erlang_max_mean",
+    "fedave",
+    "fedave_burn_in",
+    "fedgd",
+    "fedlrgd",
+    "finite_difference_check",
+    "gaussian_null_ranks",
+    "gradient_descent_exact",
+    "gradient_slices",
+    "holder_constant_estimate",
+    "latent_kernel",
+    "latent_matrix",
+    "logistic_latent_erm",
+    "nontrivial_coordinates",
+    "one_hot",
+    "piecewise_taylor",
+    "quadratic_latent_erm",
+    "rank_at_tolerance",
+    "running_time_monte_carlo",
+    "sample_coordinates",
+    "slice_rank_study",
+    "tail_energy",
+    "train_sgd",
+]
