@@ -34,7 +34,7 @@ import numpy as np
 import scipy.linalg
 
 from fedtheory._jit import njit
-from fedtheory.papers.fedlrgd.latent import latent_matrix
+from fedtheory.papers.fedlrgd import latent_matrix
 
 #: (label, family, d, keyword arguments) of the benchmarked matrices.
 CASES: tuple[tuple[str, str, int, dict[str, float]], ...] = (

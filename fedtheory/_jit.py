@@ -14,17 +14,58 @@ Policy
   blocks of replicates, so two cores are never oversubscribed.
 - Kernels are private, pure and deterministic: arrays in, arrays out; randomness is drawn by the
   Python wrapper (or passed as an explicit integer seed).
+
+Pluggable kernels
+-----------------
+The federated round loop takes its client step, its server step and its problem as *values*
+(DESIGN §3), and must still compile once, cache on disk and inline the step into the loop. A
+jitted function passed as an argument does none of that: numba types each dispatcher by its
+address, so a loop specialised for it can be neither cached nor shared between processes. The
+idiom here is static dispatch on a type instead:
+
+- a pluggable part is a :class:`typing.NamedTuple` of its parameters (arrays and numbers), and
+  its class names its kernels as plain class attributes, e.g. ``client_update = _sgd_update``;
+- :func:`dispatch` makes a generic kernel-callable function ``f(obj, *args)`` that runs
+  ``type(obj).<name>(obj, *args)``. Inside a kernel numba resolves it at compile time from the
+  NamedTuple type (a stable type: the caller caches and inlines); in plain Python (and with
+  ``NUMBA_DISABLE_JIT=1``) it is an ordinary attribute lookup.
+
+Cache freshness and hygiene
+---------------------------
+numba invalidates a cached kernel when *its own file* changes, not when a kernel it calls from
+another file does — and with pluggable kernels the round loop inlines steps written elsewhere.
+For every function defined inside ``fedtheory/`` the cache stamp therefore also covers the
+content of every kernel module of the package (:func:`kernel_sources_digest`): editing any
+kernel recompiles them all, and a stale binary is never run. (A user who sets
+``NUMBA_CACHE_LOCATOR_CLASSES`` replaces numba's locators, this one included.)
+
+A kernel specialised for a type defined *outside* the package (a client step written in a
+notebook, a test or a claim file) is compiled but not written to the package's cache: the cache
+index is shared by every process, and an entry naming a class another process cannot import
+would break its loading. An index that cannot be read is treated as empty.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, overload
 
 import numba
+from numba.core import caching
+from numba.extending import overload as _numba_overload
 
-__all__ = ["FASTMATH_FLAGS", "JIT_OPTIONS", "jit_disabled", "njit"]
+__all__ = [
+    "FASTMATH_FLAGS",
+    "JIT_OPTIONS",
+    "dispatch",
+    "jit_disabled",
+    "kernel_sources_digest",
+    "njit",
+]
 
 #: Fast-math flags allowed in kernels. ``nnan`` and ``ninf`` are deliberately absent.
 FASTMATH_FLAGS: frozenset[str] = frozenset({"reassoc", "contract"})
@@ -38,6 +79,60 @@ JIT_OPTIONS: dict[str, Any] = {
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
+#: The package folder: functions defined below it get the package-wide cache stamp.
+_PACKAGE = Path(__file__).resolve().parent
+#: A module whose source contains this marker defines kernels (it imports this module).
+_KERNEL_MARKER = b"fedtheory._jit import"
+
+
+class _PackageCacheIndex(caching.IndexDataCacheFile):  # type: ignore[misc]
+    """numba's cache index, read tolerantly: an index naming a class this process cannot
+    import (or otherwise unreadable) counts as empty, so the kernel is compiled again."""
+
+    def _load_index(self) -> dict[Any, Any]:
+        try:
+            return super()._load_index()  # type: ignore[no-any-return]
+        except Exception:
+            return {}
+
+
+class _PackageFunctionCache(caching.FunctionCache):  # type: ignore[misc]
+    """The disk cache of fedtheory's kernels: saves only specialisations whose types all come
+    from numba or from this package, and reads its index tolerantly."""
+
+    def __init__(self, py_func: Any) -> None:
+        super().__init__(py_func)
+        self._cache_file = _PackageCacheIndex(
+            cache_path=self._cache_path,
+            filename_base=self._impl.filename_base,
+            source_stamp=self._impl.locator.get_source_stamp(),
+        )
+
+    def save_overload(self, sig: Any, data: Any) -> None:
+        if all(_cacheable(argument) for argument in sig):
+            super().save_overload(sig, data)
+
+
+def _cacheable(numba_type: Any) -> bool:
+    """Whether a numba type names only classes that every process can import: numba's own
+    types, made of such types, and NamedTuples defined in this package."""
+    instance_class = getattr(numba_type, "instance_class", None)
+    if instance_class is not None:
+        module = getattr(instance_class, "__module__", "")
+        if module != "fedtheory" and not module.startswith("fedtheory."):
+            return False
+    if not type(numba_type).__module__.startswith("numba."):
+        return False
+    if isinstance(numba_type, numba.types.Dispatcher):
+        return False  # typed by the address of a function object
+    inner = getattr(numba_type, "types", None)
+    if isinstance(inner, tuple):
+        return all(_cacheable(member) for member in inner)
+    dtype = getattr(numba_type, "dtype", None)
+    if isinstance(dtype, numba.types.Type) and dtype is not numba_type:
+        return _cacheable(dtype)
+    return True
+
 
 @overload
 def njit(function: _F, /) -> _F: ...
@@ -49,8 +144,16 @@ def njit(function: Any = None, /, **options: Any) -> Any:
     It is :func:`numba.njit` with :data:`JIT_OPTIONS` (per-kernel options are added on top).
     Typed so that a decorated kernel keeps its own signature for mypy.
     """
-    compile_with = numba.njit(**{**JIT_OPTIONS, **options})
-    return compile_with if function is None else compile_with(function)
+    settings = {**JIT_OPTIONS, **options}
+    compile_with = numba.njit(**settings)
+
+    def compile_one(kernel: Any) -> Any:
+        dispatcher = compile_with(kernel)
+        if settings.get("cache") and isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
+            dispatcher._cache = _PackageFunctionCache(dispatcher.py_func)
+        return dispatcher
+
+    return compile_one if function is None else compile_one(function)
 
 
 def jit_disabled() -> bool:
@@ -59,3 +162,131 @@ def jit_disabled() -> bool:
     With the JIT off, kernels run as plain Python: useful for coverage and for pdb.
     """
     return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+def dispatch(name: str, *, default: Callable[..., Any] | None = None) -> Callable[..., Any]:
+    """A generic kernel ``f(obj, *args)`` that calls ``type(obj).<name>(obj, *args)``.
+
+    ``obj`` is a :class:`typing.NamedTuple` whose class has the kernel as attribute ``name``
+    (see the module docstring). Callable from kernels and from Python alike.
+
+    Parameters
+    ----------
+    name
+        The class attribute that holds the kernel.
+    default
+        A kernel used when the class has no such attribute (``None``: the attribute is required
+        and its absence is a typing error naming the class and the attribute).
+
+    Examples
+    --------
+    >>> from typing import NamedTuple
+    >>> @njit(cache=False)  # defined in a doctest: no file to cache it next to
+    ... def _scaled(rule, x):
+    ...     return rule.factor * x
+    >>> class Scale(NamedTuple):
+    ...     factor: float
+    ...     apply = _scaled
+    >>> apply = dispatch("apply")
+    >>> @njit(cache=False)
+    ... def twice(rule, x):
+    ...     return apply(rule, apply(rule, x))
+    >>> twice(Scale(3.0), 2.0)
+    18.0
+    """
+
+    def generic(obj: Any, *args: Any) -> Any:
+        kernel = getattr(type(obj), name, default)
+        if kernel is None:
+            raise TypeError(f"{type(obj).__name__} has no kernel {name!r}")
+        return kernel(obj, *args)
+
+    generic.__name__ = generic.__qualname__ = name
+    generic.__doc__ = f"Run ``type(obj).{name}(obj, *args)`` (static dispatch in kernels)."
+
+    # Not cached on its own: the one-line call is compiled into (and cached with) its caller.
+    @_numba_overload(generic, jit_options={**JIT_OPTIONS, "cache": False})
+    def _resolve(obj: Any, *args: Any) -> Any:
+        owner = getattr(obj, "instance_class", None)
+        kernel = getattr(owner, name, default) if owner is not None else None
+        if kernel is None:
+            raise numba.core.errors.TypingError(
+                f"{getattr(owner, '__name__', obj)} has no kernel {name!r} "
+                "(pluggable kernels are NamedTuples with the kernel as a class attribute)"
+            )
+
+        def call(obj: Any, *args: Any) -> Any:
+            return kernel(obj, *args)
+
+        return call
+
+    return generic
+
+
+def kernel_sources_digest(root: Path = _PACKAGE) -> bytes:
+    """sha256 over the content of every kernel module below ``root`` (path and bytes).
+
+    A kernel module is a ``.py`` file that imports :mod:`fedtheory._jit` (and this file itself).
+    Computed once per process for the package (files edited while a process runs are seen by
+    the next process, as with numba's own stamp).
+    """
+    if root == _PACKAGE:
+        return _package_digest()
+    return _digest(root)
+
+
+def _digest(root: Path) -> bytes:
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        content = path.read_bytes()
+        if _KERNEL_MARKER in content or path.name == "_jit.py":
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(hashlib.sha256(content).digest())
+    return digest.digest()
+
+
+@functools.cache
+def _package_digest() -> bytes:
+    return _digest(_PACKAGE)
+
+
+class _PackageKernelLocator(caching._CacheLocator):
+    """numba cache locator for functions defined in ``fedtheory/``: numba's own choice of cache
+    folder, with a stamp that also covers every kernel module of the package."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def ensure_cache_path(self) -> None:
+        self._inner.ensure_cache_path()
+
+    def get_cache_path(self) -> str:
+        return str(self._inner.get_cache_path())
+
+    def get_source_stamp(self) -> Any:
+        return (self._inner.get_source_stamp(), _package_digest())
+
+    def get_disambiguator(self) -> str:
+        return str(self._inner.get_disambiguator())
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> _PackageKernelLocator | None:
+        try:
+            inside = Path(py_file).resolve().is_relative_to(_PACKAGE)
+        except (OSError, ValueError):
+            inside = False
+        if not inside:
+            return None
+        for locator_class in _NUMBA_LOCATORS:
+            inner = locator_class.from_function(py_func, py_file)
+            if inner is not None:
+                return cls(inner)
+        return None
+
+
+_CACHE_IMPL = caching.CacheImpl
+_NUMBA_LOCATORS: tuple[Any, ...] = tuple(
+    klass for klass in _CACHE_IMPL._locator_classes if klass is not _PackageKernelLocator
+)
+if _PackageKernelLocator not in _CACHE_IMPL._locator_classes:
+    _CACHE_IMPL._locator_classes.insert(0, _PackageKernelLocator)

@@ -17,15 +17,17 @@ import numpy as np
 import pytest
 from reference.federated import ClientSampler, federated_rounds
 
-from fedtheory.algorithms._federated_kernels import _federated_rounds
 from fedtheory.algorithms.federated import (
     FederatedRun,
+    _federated_loop,
     fedavg,
     fedprox,
     fine_tune,
     local_sgd,
 )
 from fedtheory.errors import DivergenceError, ParameterError
+from fedtheory.algorithms.trace import GRADIENT_CALLS, LOCAL_STEPS
+from fedtheory.problems._linear_samples import LinearSamples
 from fedtheory.problems.dataset import LOSSES, FederatedDataset
 
 
@@ -88,10 +90,29 @@ def _kernel_arguments(
 
 
 def _kernel(arguments: dict[str, Any]) -> tuple:
-    """The kernel on keyword arguments. errstate: with NUMBA_DISABLE_JIT its uint64 stream
-    arithmetic runs on numpy scalars, which warn when they wrap (wrapping is intended)."""
-    with np.errstate(over="ignore"):
-        return _federated_rounds(**arguments)
+    """The round loop composed as FedAvg/FedProx compose it (LocalSGD + ServerStep), on the
+    twin's keyword arguments, with the outputs in the twin's order (global, local, sizes, local
+    iterations, sample gradients, recorded iterates). The final row receives w^g (FedAvg's
+    output, FedProx's Stage II)."""
+    arguments = dict(arguments)
+    samples = LinearSamples(
+        arguments.pop("features"),
+        arguments.pop("targets"),
+        arguments.pop("counts").astype(np.int64),
+        arguments.pop("loss"),
+    )
+    arguments["work"] = arguments.pop("local_work")
+    out = _federated_loop(samples, final_download=True, **arguments)
+    global_model, local_models, counts, sizes, global_its, local_its = out
+    return (
+        global_model,
+        local_models,
+        sizes,
+        counts[..., LOCAL_STEPS],
+        counts[..., GRADIENT_CALLS],
+        global_its,
+        local_its,
+    )
 
 
 def _assert_same(kernel_out: tuple, twin_out: tuple) -> None:
@@ -192,9 +213,9 @@ def test_public_api_follows_the_documented_random_protocol() -> None:
     np.testing.assert_allclose(run.local_models, twin[1][0], rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(run.global_iterates, twin[5][0], rtol=1e-12, atol=1e-14)
     np.testing.assert_array_equal(run.trace.participants, [2, 2, 2, 4])
-    np.testing.assert_array_equal(run.trace.local_iterations, [4, 2, 4, 12])
-    np.testing.assert_array_equal(run.trace.sample_gradients, [8, 4, 8, 24])
-    np.testing.assert_array_equal(run.trace.communication, [8, 8, 8, 8])
+    np.testing.assert_array_equal(run.trace.local_steps, [4, 2, 4, 12])
+    np.testing.assert_array_equal(run.trace.gradient_calls, [8, 4, 8, 24])
+    np.testing.assert_array_equal(run.trace.floats_communicated, [8, 8, 8, 8])
 
 
 def test_client_sampler_epochs_are_uniform_permutations() -> None:
@@ -294,13 +315,13 @@ def test_printed_branch_trains_nobody_in_stage_one_under_full_participation() ->
     printed = fedprox(data, participation="printed", **common)
     assert printed.local_iterates is not None
     np.testing.assert_array_equal(printed.local_iterates, np.tile(init_local, (6, 1, 1)))
-    np.testing.assert_array_equal(printed.trace.local_iterations[:5], 0)
+    np.testing.assert_array_equal(printed.trace.local_steps[:5], 0)
     np.testing.assert_array_equal(printed.trace.participants, [0, 0, 0, 0, 0, 3])
     assert not np.allclose(printed.local_models, init_local)  # Stage II does train
     corrected = fedprox(data, participation="corrected", **common)
     assert corrected.local_iterates is not None
     assert not np.allclose(corrected.local_iterates[1], init_local)
-    np.testing.assert_array_equal(corrected.trace.local_iterations, [6] * 6)
+    np.testing.assert_array_equal(corrected.trace.local_steps, [6] * 6)
 
 
 @pytest.mark.parametrize(("batch", "unit", "work"), [(1, "local_epochs", 3), (4, "local_steps", 6)])
@@ -382,7 +403,7 @@ def test_same_seed_same_bits_and_batches_equal_single_runs() -> None:
         one = batch.replicate(r)
         np.testing.assert_array_equal(one.global_model, alone.global_model)
         np.testing.assert_array_equal(one.global_iterates, alone.global_iterates)
-        np.testing.assert_array_equal(one.trace.local_iterations, alone.trace.local_iterations)
+        np.testing.assert_array_equal(one.trace.local_steps, alone.trace.local_steps)
     seeds = [3, 1, 4]
     prox = fedprox(data, lam=0.5, seed=seeds, **settings)
     for r, seed in enumerate(seeds):
@@ -401,9 +422,9 @@ def test_fine_tune_starts_from_the_fedavg_model() -> None:
     plt = local_sgd(data, init=run.global_model, local_epochs=2, local_step=0.2, batch=4, seed=2)
     np.testing.assert_array_equal(tuned.local_models, plt.local_models)
     assert isinstance(tuned, FederatedRun) and tuned.algorithm == "fine_tune"
-    np.testing.assert_array_equal(tuned.trace.sample_gradients, [48])
-    np.testing.assert_array_equal(tuned.trace.communication, [0])
-    assert run.trace.communication.tolist() == [24, 24, 24, 12]
+    np.testing.assert_array_equal(tuned.trace.gradient_calls, [48])
+    np.testing.assert_array_equal(tuned.trace.floats_communicated, [0])
+    assert run.trace.floats_communicated.tolist() == [24, 24, 24, 12]
 
 
 # ---------------------------------------------------------------------------- errors

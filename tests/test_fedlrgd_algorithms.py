@@ -23,18 +23,21 @@ from reference.fedlrgd_algorithms import fedave as fedave_twin
 from reference.fedlrgd_algorithms import mm1_completion as mm1_twin
 
 from fedtheory.errors import DivergenceError, ParameterError, SolverError
-from fedtheory.papers.fedlrgd.algorithm import (
-    EpochLogger,
-    _client_weights,
-    _fedave_kernel,
-    _kernel_inputs,
-    _mm1_completion,
-    erlang_max_mean,
+from fedtheory.algorithms.client_steps import PresampledSGD
+from fedtheory.algorithms.server_steps import ModelAverage
+from fedtheory.algorithms.trace import TraceRecorder
+from fedtheory.papers.fedlrgd.algorithm import _client_weights, fedlrgd
+from fedtheory.papers.fedlrgd.baselines import (
+    _federated_trajectory,
     fedave,
     fedave_burn_in,
     fedgd,
-    fedlrgd,
     gradient_descent_exact,
+)
+from fedtheory.papers.fedlrgd.epochs import EpochLog
+from fedtheory.papers.fedlrgd.running_time import (
+    _mm1_completion,
+    erlang_max_mean,
     running_time_monte_carlo,
 )
 from fedtheory.papers.fedlrgd.erm import (
@@ -258,30 +261,53 @@ def test_fedave_and_fedgd_gamma() -> None:
     assert gd.log.kinds == ("B", "A") * 5
 
 
-def test_epoch_logger_checks_epoch_types() -> None:
-    logger = EpochLogger()
-    with pytest.raises(ParameterError):
-        logger.record("B", gradients=3, active=2)
-    with pytest.raises(ParameterError):
-        logger.record("A", gradients=3)
-    with pytest.raises(ParameterError):
-        logger.record("C", gradients=1, active=2)
-    with pytest.raises(ParameterError):
-        logger.record("D", gradients=1)  # type: ignore[arg-type]
-    logger.record("A", gradients=2, active=3)
-    log = logger.freeze(phi=0.5)
-    assert log.expected_times()[0] == pytest.approx(4 + math.log(3) + 1.5)
+def test_epoch_log_reads_definition_1_off_a_trace() -> None:
+    recorder = TraceRecorder(clients=3)
+    recorder.count_gradients(5, by="server")  # B: only the server computes
+    recorder.end_row()
+    for client in range(3):  # A: clients compute (client 2 the most), then upload
+        recorder.count_gradients(2 + (client == 2), by=client)
+        recorder.count_upload(client, floats=4)
+    recorder.end_row()
+    recorder.count_upload(1, floats=4)  # C: one client only communicates
+    recorder.end_row()
+    recorder.count_gradients(7, by="server")  # B then A in one row (federated GD)
+    recorder.count_gradients(1, by=0)
+    recorder.count_upload(0, floats=4)
+    recorder.end_row()
+    recorder.end_row()  # an empty row: a B epoch that computes nothing
+    log = EpochLog.from_trace(recorder.freeze(), phi=0.5)
+    assert log.kinds == ("B", "A", "C", "B", "A", "B")
+    assert log.gradients.tolist() == [5, 3, 0, 7, 1, 0]
+    assert log.active.tolist() == [0, 3, 1, 0, 1, 0]
+    assert log.gamma == 16 + 0.5 * 5
+    assert log.expected_times()[1] == pytest.approx(6 + math.log(3) + 1.5)
+
+
+def test_epoch_log_refuses_what_definition_1_has_no_epoch_for() -> None:
+    recorder = TraceRecorder(clients=2)
+    recorder.count_gradients(3, by=1)  # clients compute but nobody communicates
+    recorder.end_row()
+    trace = recorder.freeze()
+    with pytest.raises(ParameterError, match="without communicating"):
+        EpochLog.from_trace(trace, phi=1.0)
+    with pytest.raises(ParameterError, match="phi"):
+        EpochLog.from_trace(trace, phi=-1.0)
 
 
 # ------------------------------------------------------------------------------- FedGD, FedAve
 
 
 def test_fedgd_is_exact_gradient_descent() -> None:
+    """Up to the order of the floating-point sums: the round loop adds the per-sample gradients
+    one by one, numpy's mean pairwise."""
     instance = logistic_latent_erm(10, 5, 4, 2, seed=0)
     theta0 = np.array([0.5, -0.5])
-    assert np.array_equal(
+    np.testing.assert_allclose(
         fedgd(instance, T=15, theta0=theta0).trajectory,
         gradient_descent_exact(instance, S=15, theta0=theta0).trajectory,
+        rtol=1e-13,
+        atol=1e-15,
     )
     gaps = gradient_descent_exact(instance, S=15, theta0=theta0).gaps
     assert gaps[-1] <= (1 - 1 / instance.kappa) ** 15 * gaps[0]  # Lemma 2 with zero errors
@@ -314,7 +340,7 @@ def test_fedave_fedpaq_schedule() -> None:
 
 
 @pytest.mark.parametrize("family", ["logistic", "quadratic"])
-def test_fedave_kernel_matches_twin(family: str) -> None:
+def test_fedave_on_the_round_loop_matches_twin(family: str) -> None:
     if family == "logistic":
         instance = logistic_latent_erm(5, 4, 2, 3, seed=3)
     else:
@@ -325,8 +351,14 @@ def test_fedave_kernel_matches_twin(family: str) -> None:
     samples = rng.integers(0, 4, (T, A, b))
     steps = rng.uniform(0.05, 0.2, T)
     theta0 = rng.normal(size=instance.p)
-    kernel = _fedave_kernel(*_kernel_inputs(instance), theta0, clients, samples, steps)
+    by_client = np.zeros((T, 5, b), dtype=np.int64)
+    for t in range(T):
+        by_client[t, clients[t]] = samples[t]
+    step = PresampledSGD(steps=steps, samples=by_client)
+    kernel, trace = _federated_trajectory(instance, step, ModelAverage(), clients, theta0)
     twin = fedave_twin(instance, theta0, clients, samples, steps)
+    assert trace.gradient_calls.tolist() == [A * b] * T
+    assert trace.max_client_gradient_calls.tolist() == [b] * T
     assert np.allclose(kernel, twin, rtol=1e-12, atol=1e-13)
 
 

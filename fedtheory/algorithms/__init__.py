@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from fedtheory.algorithms.federated import (
     FederatedRun,
-    RoundTrace,
     fedavg,
     fedprox,
     fine_tune,
@@ -23,12 +22,14 @@ from fedtheory.algorithms.gradient_descent import (
     inexact_errors,
     sgd_projected,
 )
+from fedtheory.algorithms.trace import Trace, TraceRecorder
 
 __all__ = [
     "FederatedRun",
     "GDRun",
-    "RoundTrace",
     "SGDRun",
+    "Trace",
+    "TraceRecorder",
     "fedavg",
     "fedprox",
     "fine_tune",

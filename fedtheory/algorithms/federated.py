@@ -1,7 +1,18 @@
-"""FedAvg, FedProx, fine-tuning and local training: one round loop (DESIGN §3).
+"""FedAvg, FedProx, fine-tuning and local training: thin definitions over the round loop.
 
 The algorithms of Chen, Zheng, Long & Su, *Minimax Estimation for Personalized Federated
-Learning* (the ``minimax`` seed; reading guide §2):
+Learning* (the ``minimax`` seed; reading guide §2), each a choice of client step and server step
+for the one federated round loop (:mod:`fedtheory.algorithms._round_loop`):
+
+==================  =================================================  =======================
+algorithm           client step (:mod:`~fedtheory.algorithms.client_steps`)  server step
+==================  =================================================  =======================
+:func:`fedavg`      :class:`LocalSGD` from w^g                          :class:`ServerStep`
+:func:`fedprox`     :class:`LocalSGD` warm-started, proximal pull λ    :class:`ServerStep`
+                    (SoftLocalSGD)                                      (s_t = λη_t^g)
+:func:`fine_tune`   :class:`LocalSGD` from a given model                none (one local stage)
+:func:`local_sgd`   :class:`LocalSGD` from a common start               none (one local stage)
+==================  =================================================  =======================
 
 - :func:`fedavg`: FedAvg, Algorithm 1, in the p-weighted form for the objective (8);
 - :func:`fedprox`: FedProx, Algorithm 2 (joint training, then a final local stage), with the
@@ -9,14 +20,11 @@ Learning* (the ``minimax`` seed; reading guide §2):
 - :func:`fine_tune`: local SGD from a global model (FedAvg + fine-tuning, §3.3, App. D);
 - :func:`local_sgd`: pure local training by SGD (the algorithmic PureLocalTraining of App. D).
 
-All four are thin wrappers around one numba kernel, the round loop
-``_federated_rounds`` of :mod:`fedtheory.algorithms._federated_kernels`: a round lets the
-training clients run local minibatch SGD (from the global model, or warm-started from their own
-model for FedProx, with the proximal pull λ(w − w^g)), then the server moves
-w^g ← w^g − s_t (m/|C_t|) Σ_{i∈C_t} p_i (w^g − w^(i)); a final local stage trains every client
-once more. These wrappers validate the inputs, own the randomness (participation masks and one
-stream seed per replicate), and raise :class:`~fedtheory.errors.DivergenceError` on non-finite
-iterates.
+A run has T communication rounds and a final row: every client receives w_T^g (FedAvg's output)
+or runs a final local stage (FedProx Stage II, fine-tuning, local training). These wrappers
+validate the inputs, own the randomness (participation masks and one stream seed per
+replicate), and raise :class:`~fedtheory.errors.DivergenceError` on non-finite iterates; the
+run's :class:`~fedtheory.algorithms.trace.Trace` has the T + 1 rows, counted by the steps.
 
 ``data`` is a :class:`~fedtheory.problems.dataset.FederatedDataset` or a sequence of them with
 identical shapes (a batch of replicates, run in one kernel call): the outputs then gain a leading
@@ -38,20 +46,37 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 from fedtheory._arrays import kernel_array, readonly
-from fedtheory._checks import check_finite_trace, check_int, check_real, check_vector, check_weights
-from fedtheory._seeds import Seed, generator
-from fedtheory.algorithms._federated_kernels import _federated_rounds
+from fedtheory._checks import check_finite_trace, check_int, check_real
+from fedtheory._seeds import Seed
+from fedtheory.algorithms._federated_inputs import (
+    _check_batch,
+    _check_record,
+    _clients_per_round,
+    _Data,
+    _local_work,
+    _max_iterations,
+    _model,
+    _randomness,
+    _server_sequence,
+    _stack,
+    _step_sequence,
+    _weights,
+)
+from fedtheory.algorithms._round_loop import _round_loop
+from fedtheory.algorithms.client_steps import LocalSGD
+from fedtheory.algorithms.server_steps import ServerStep
+from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ParameterError
-from fedtheory.problems.dataset import LOSSES, FederatedDataset
+from fedtheory.problems._linear_samples import LinearSamples
+from fedtheory.problems.dataset import FederatedDataset
 
 __all__ = [
     "FederatedRun",
-    "RoundTrace",
     "fedavg",
     "fedprox",
     "fine_tune",
@@ -59,36 +84,6 @@ __all__ = [
 ]
 
 Participation = Literal["corrected", "printed"]
-
-
-@dataclass(frozen=True, eq=False)
-class RoundTrace:
-    """What each round cost. Entry ``t < T`` is communication round t; entry ``T`` is the final
-    local stage (FedProx Stage II, fine-tuning, local training; nothing for FedAvg).
-
-    Arrays have shape ``(T + 1,)``, or ``(R, T + 1)`` for a batch of R replicates.
-
-    Attributes
-    ----------
-    rounds : numpy.ndarray
-        0, …, T, shape ``(T + 1,)``.
-    participants : numpy.ndarray
-        Clients that ran local training in the round.
-    local_iterations : numpy.ndarray
-        Local SGD iterations (minibatch steps), summed over clients.
-    sample_gradients : numpy.ndarray
-        Per-sample gradients ∇ℓ(w; z) evaluated, summed over clients.
-    communication : numpy.ndarray
-        Floats sent between server and clients: d per download of w^g by a training client
-        and d per upload of a local model w^(i), i ∈ C_t; in the final stage, d per client
-        when it downloads w_T^g (FedAvg's output, FedProx Stage II), else 0.
-    """
-
-    rounds: np.ndarray
-    participants: np.ndarray
-    local_iterations: np.ndarray
-    sample_gradients: np.ndarray
-    communication: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,8 +100,13 @@ class FederatedRun:
     local_models : numpy.ndarray
         The personalised models ŵ^(i), shape ``(m, d)`` (``(R, m, d)``). For FedAvg every client
         gets w_T^g (Algorithm 1's output).
-    trace : RoundTrace
-        Per-round work and communication.
+    trace : Trace
+        Rows 0, …, T − 1 are the communication rounds, row T the final row (FedAvg: every client
+        receives w_T^g; FedProx Stage II, fine-tuning, local training: the local stage). Floats
+        down: d per client that receives w^g; floats up: d per client whose model the server
+        aggregates. ``losses`` are evaluated with ``record=True`` (the objective after each row:
+        Σ p_i L_i(w^g) for FedAvg, the objective (20) for FedProx, Σ p_i L_i(ŵ^(i)) for the local
+        stages), NaN otherwise.
     global_iterates : numpy.ndarray or None
         With ``record=True``: w_t^g for t = 0, …, T, shape ``(T + 1, d)`` (``(R, T + 1, d)``).
     local_iterates : numpy.ndarray or None
@@ -121,7 +121,7 @@ class FederatedRun:
     algorithm: str
     global_model: np.ndarray
     local_models: np.ndarray
-    trace: RoundTrace
+    trace: Trace
     global_iterates: np.ndarray | None
     local_iterates: np.ndarray | None
     hyperparameters: dict[str, Any]
@@ -130,7 +130,7 @@ class FederatedRun:
     @property
     def rounds(self) -> int:
         """Number of communication rounds T."""
-        return int(self.trace.rounds.shape[0] - 1)
+        return self.trace.rows - 1
 
     def replicate(self, index: int) -> FederatedRun:
         """The run of replicate ``index`` of a batch, as if it had been run alone."""
@@ -147,246 +147,139 @@ class FederatedRun:
         def pick(array: np.ndarray | None) -> np.ndarray | None:
             return None if array is None else readonly(array[index], None, copy=False)
 
-        trace = self.trace
         return replace(
             self,
             global_model=readonly(self.global_model[index], None, copy=False),
             local_models=readonly(self.local_models[index], None, copy=False),
-            trace=RoundTrace(
-                rounds=trace.rounds,
-                participants=readonly(trace.participants[index], None, copy=False),
-                local_iterations=readonly(trace.local_iterations[index], None, copy=False),
-                sample_gradients=readonly(trace.sample_gradients[index], None, copy=False),
-                communication=readonly(trace.communication[index], None, copy=False),
-            ),
+            trace=self.trace.replicate(index),
             global_iterates=pick(self.global_iterates),
             local_iterates=pick(self.local_iterates),
             replicates=None,
         )
 
 
-# --------------------------------------------------------------------------- input checks
-
-
-@dataclass(frozen=True)
-class _Data:
-    features: np.ndarray  # (R, m, n_max, d)
-    targets: np.ndarray  # (R, m, n_max)
-    counts: np.ndarray  # (R, m)
-    loss: str
-    radius: float
-    batched: bool
-
-    @property
-    def reps(self) -> int:
-        return int(self.features.shape[0])
-
-    @property
-    def m(self) -> int:
-        return int(self.features.shape[1])
-
-    @property
-    def d(self) -> int:
-        return int(self.features.shape[3])
-
-
-def _stack(data: Any) -> _Data:
-    if isinstance(data, FederatedDataset):
-        return _Data(
-            data.features[None],
-            data.targets[None],
-            data.counts[None],
-            data.loss,
-            data.radius,
-            batched=False,
-        )
-    if (
-        not isinstance(data, Sequence)
-        or isinstance(data, str)
-        or not data
-        or not all(isinstance(item, FederatedDataset) for item in data)
-    ):
-        raise ParameterError(
-            parameter="data",
-            value=type(data).__name__,
-            rule="must be a FederatedDataset or a non-empty sequence of them",
-        )
-    first = data[0]
-    for item in data[1:]:
-        if (item.features.shape, item.loss, item.radius) != (
-            first.features.shape,
-            first.loss,
-            first.radius,
-        ):
-            raise ParameterError(
-                parameter="data",
-                value=f"replicates with shapes {first.features.shape} and {item.features.shape}",
-                rule="replicates must share the shape (m, n_max, d), the loss and the radius",
-            )
-    return _Data(
-        np.stack([item.features for item in data]),
-        np.stack([item.targets for item in data]),
-        np.stack([item.counts for item in data]),
-        first.loss,
-        first.radius,
-        batched=True,
-    )
-
-
-def _local_work(
-    local_epochs: Any, local_steps: Any, length: int, *, sequences: bool
-) -> tuple[np.ndarray, bool]:
-    """K_t as an int64 array of ``length`` entries and the unit (True: epochs)."""
-    if (local_epochs is None) == (local_steps is None):
-        raise ParameterError(
-            parameter="local_epochs",
-            value=local_epochs,
-            rule="give exactly one of local_epochs and local_steps",
-        )
-    name, value = (
-        ("local_epochs", local_epochs) if local_epochs is not None else ("local_steps", local_steps)
-    )
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        work = [check_int(name, value, minimum=0)] * length
-    elif sequences and isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
-        if len(value) != length:
-            raise ParameterError(
-                parameter=name,
-                value=f"sequence of length {len(value)}",
-                rule=f"must have one entry per round, {length} in all",
-            )
-        work = [check_int(f"{name}[{t}]", v, minimum=0) for t, v in enumerate(value)]
-    else:
-        kind = "an integer or a sequence of integers" if sequences else "an integer"
-        raise ParameterError(parameter=name, value=value, rule=f"must be {kind}")
-    return np.array(work, dtype=np.int64), local_epochs is not None
-
-
-def _max_iterations(work: np.ndarray, epochs: bool, batch: int, counts: np.ndarray) -> int:
-    if work.size == 0:
-        return 0
-    per_unit = int(np.max(-(-counts // batch))) if epochs else 1
-    return int(work.max()) * per_unit
-
-
-def _step_sequence(name: str, value: Any, needed: int) -> tuple[np.ndarray, Any]:
-    """Local steps η_k as an array indexed by the local iteration k, and its record value."""
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        step = check_real(name, value, positive=True)
-        return np.array([step]), step
-    if isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
-        try:
-            steps = np.array(value, dtype=np.float64).reshape(-1)
-        except (TypeError, ValueError):
-            raise ParameterError(
-                parameter=name, value=value, rule="must be a positive number or a sequence"
-            ) from None
-        if steps.size == 0 or not np.all(np.isfinite(steps)) or not np.all(steps > 0):
-            raise ParameterError(
-                parameter=name, value="sequence", rule="must hold positive finite steps"
-            )
-        if steps.size < needed:
-            raise ParameterError(
-                parameter=name,
-                value=f"sequence of length {steps.size}",
-                rule=f"needs one step per local iteration of a round: at least {needed}",
-            )
-        return steps, tuple(float(s) for s in steps)
-    raise ParameterError(
-        parameter=name, value=value, rule="must be a positive number or a sequence of them"
-    )
-
-
-def _server_sequence(name: str, value: Any, rounds: int) -> np.ndarray:
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return np.full(rounds, check_real(name, value, positive=True))
-    if isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
-        steps = np.array(value, dtype=np.float64).reshape(-1)
-        if steps.size != rounds:
-            raise ParameterError(
-                parameter=name,
-                value=f"sequence of length {steps.size}",
-                rule=f"must have one step per round, {rounds} in all",
-            )
-        if not np.all(np.isfinite(steps)) or not np.all(steps > 0):
-            raise ParameterError(
-                parameter=name, value="sequence", rule="must hold positive finite steps"
-            )
-        return steps
-    raise ParameterError(
-        parameter=name, value=value, rule="must be a positive number or a sequence of them"
-    )
-
-
-def _check_batch(batch: Any, data: _Data) -> int:
-    batch = check_int("batch", batch, minimum=1)
-    smallest = int(data.counts.min())
-    if batch > smallest:
-        raise ParameterError(
-            parameter="batch", value=batch, rule=f"must be at most min n_i = {smallest}"
-        )
-    return batch
-
-
-def _weights(weights: Any, data: _Data) -> np.ndarray:
-    if weights is None:
-        return data.counts / data.counts.sum(axis=1, keepdims=True)
-    p = check_weights(weights, data.m)
-    return np.ascontiguousarray(np.broadcast_to(p, (data.reps, data.m)))
-
-
-def _model(name: str, value: Any, data: _Data, shape: tuple[int, ...]) -> np.ndarray:
-    """A start of shape ``shape`` broadcast to every replicate, or one per replicate."""
-    if value is None:
-        return np.zeros((data.reps, *shape))
-    try:
-        given = np.shape(value)
-    except ValueError:  # ragged nested sequences: check_vector names the problem
-        given = ()
-    if data.batched and given == (data.reps, *shape):
-        return check_vector(name, value, shape=(data.reps, *shape))
-    single = check_vector(name, value, shape=shape)
-    return np.ascontiguousarray(np.broadcast_to(single, (data.reps, *shape)))
-
-
-def _seeds(seed: Any, data: _Data) -> list[Seed]:
-    if not data.batched:
-        return [seed]
-    if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
-        if len(seed) != data.reps:
-            raise ParameterError(
-                parameter="seed",
-                value=f"sequence of length {len(seed)}",
-                rule=f"must give one seed per replicate, {data.reps} in all",
-            )
-        return list(seed)
-    generator(seed)  # validates
-    if isinstance(seed, np.random.SeedSequence):
-        return [
-            np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, r))
-            for r in range(data.reps)
-        ]
-    return [np.random.SeedSequence(int(seed), spawn_key=(r,)) for r in range(data.reps)]
-
-
-def _randomness(
-    seed: Any, data: _Data, rounds: int, clients_per_round: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """One uint64 stream seed per replicate, then its participation masks (T, m)."""
-    seeds = np.empty(data.reps, dtype=np.uint64)
-    masks = np.zeros((data.reps, rounds, data.m), dtype=np.bool_)
-    for r, seed_r in enumerate(_seeds(seed, data)):
-        rng = generator(seed_r)
-        seeds[r] = rng.integers(0, 2**64, dtype=np.uint64)
-        if clients_per_round == data.m:
-            masks[r] = True
-            continue
-        for t in range(rounds):
-            masks[r, t, rng.choice(data.m, size=clients_per_round, replace=False)] = True
-    return seeds, masks
-
-
 # --------------------------------------------------------------------------- the one entry
+
+
+class _Participation(NamedTuple):
+    """Who trains and whose model the server aggregates, row by row (the loop's schedule)."""
+
+    trainers: np.ndarray
+    trainer_counts: np.ndarray
+    uploaders: np.ndarray
+    uploader_counts: np.ndarray
+    aggregate: np.ndarray
+
+
+def _schedule(masks: np.ndarray, train_sampled: bool) -> _Participation:
+    """Rows 0..T−1: the sampled clients C_t (or, for the printed branch of Algorithm 2, the
+    others) train and C_t is aggregated, in increasing client order; row T: every client takes
+    part and nothing is aggregated."""
+    reps, rounds, m = masks.shape
+    trainers = np.zeros((reps, rounds + 1, m), dtype=np.int64)
+    trainer_counts = np.zeros((reps, rounds + 1), dtype=np.int64)
+    uploaders = np.zeros((reps, rounds + 1, m), dtype=np.int64)
+    uploader_counts = np.zeros((reps, rounds + 1), dtype=np.int64)
+    for r in range(reps):
+        for t in range(rounds):
+            train = np.flatnonzero(masks[r, t] == train_sampled)
+            sent = np.flatnonzero(masks[r, t])
+            trainers[r, t, : train.size] = train
+            trainer_counts[r, t] = train.size
+            uploaders[r, t, : sent.size] = sent
+            uploader_counts[r, t] = sent.size
+        trainers[r, rounds] = np.arange(m)
+        trainer_counts[r, rounds] = m
+    aggregate = np.ones(rounds + 1, dtype=np.bool_)
+    aggregate[rounds] = False
+    return _Participation(trainers, trainer_counts, uploaders, uploader_counts, aggregate)
+
+
+def _losses(
+    algorithm: str,
+    data: _Data,
+    weights: np.ndarray,
+    lam: float,
+    global_iterates: np.ndarray,
+    local_iterates: np.ndarray,
+    local_models: np.ndarray,
+) -> np.ndarray:
+    """The objective after every row (``record=True``), shape (R, T + 1)."""
+    reps, kept = global_iterates.shape[:2]
+    out = np.empty((reps, kept))
+    for r, dataset in enumerate(data.datasets):
+        p = weights[r]
+        for t in range(kept):
+            final = t == kept - 1
+            wg = global_iterates[r, t + 1] if not final else global_iterates[r, -1]
+            models = local_models[r] if final else local_iterates[r, t + 1]
+            if algorithm == "fedavg":
+                out[r, t] = float(p @ dataset.empirical_risk(wg))
+            elif algorithm == "fedprox":
+                pull = 0.5 * lam * np.sum((models - wg) ** 2, axis=1)
+                out[r, t] = float(p @ (dataset.empirical_risk(models) + pull))
+            else:
+                out[r, t] = float(p @ dataset.empirical_risk(models))
+    return out
+
+
+def _federated_loop(
+    samples: LinearSamples,
+    *,
+    radius: float,
+    weights: np.ndarray,
+    masks: np.ndarray,
+    work: np.ndarray,
+    epochs: bool,
+    batch: int,
+    local_steps: np.ndarray,
+    server_steps: np.ndarray,
+    lam: float,
+    persistent: bool,
+    train_sampled: bool,
+    project_global: bool,
+    final_download: bool,
+    init_global: np.ndarray,
+    init_local: np.ndarray,
+    seeds: np.ndarray,
+    record: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Algorithms 1 and 2 as the round loop with :class:`LocalSGD` and :class:`ServerStep`.
+
+    ``masks`` (R, T, m) are the sampled clients C_t; ``work`` has T + 1 entries (the last for
+    the final row); ``server_steps`` T entries. Returns the loop's outputs (see
+    :func:`~fedtheory.algorithms._round_loop._round_loop`).
+    """
+    client_step = LocalSGD(
+        work=kernel_array(work, np.int64),
+        epochs=bool(epochs),
+        batch=int(batch),
+        steps=kernel_array(local_steps),
+        lam=float(lam),
+        radius=float(radius),
+        warm_start=bool(persistent),
+        receives_server_model=bool(final_download),
+        seeds=kernel_array(seeds, np.uint64),
+    )
+    server_step = ServerStep(
+        steps=kernel_array(np.append(server_steps, 0.0)),
+        weights=kernel_array(weights),
+        project=bool(project_global),
+        radius=float(radius),
+    )
+    # errstate: with NUMBA_DISABLE_JIT the kernel runs on numpy scalars, which warn on overflow
+    # (wrapping uint64 arithmetic is intended); compiled or not, a diverging run must reach
+    # the divergence check of the caller.
+    with np.errstate(all="ignore"):
+        return _round_loop(  # type: ignore[no-any-return]
+            samples,
+            client_step,
+            server_step,
+            *_schedule(masks, train_sampled),
+            kernel_array(init_global),
+            kernel_array(init_local),
+            bool(record),
+        )
 
 
 def _run(
@@ -413,33 +306,27 @@ def _run(
 ) -> FederatedRun:
     rounds = work.shape[0] - 1
     seeds, masks = _randomness(seed, data, rounds, clients_per_round)
-    # errstate: with NUMBA_DISABLE_JIT the kernel runs on numpy scalars, which warn on overflow
-    # (wrapping uint64 arithmetic is intended); compiled or not, a diverging run must reach
-    # check_finite_trace below.
-    with np.errstate(all="ignore"):
-        out = _federated_rounds(
-            kernel_array(data.features),
-            kernel_array(data.targets),
-            kernel_array(data.counts, np.int64),
-            int(LOSSES[data.loss]),
-            float(data.radius),
-            kernel_array(weights),
-            kernel_array(masks, np.bool_),
-            kernel_array(work, np.int64),
-            bool(epochs),
-            int(batch),
-            kernel_array(local_steps),
-            kernel_array(server_steps),
-            float(lam),
-            bool(persistent),
-            bool(train_sampled),
-            bool(project_global),
-            kernel_array(init_global),
-            kernel_array(init_local),
-            kernel_array(seeds, np.uint64),
-            bool(record),
-        )
-    global_model, local_models, sizes, iterations, gradients, global_its, local_its = out
+    out = _federated_loop(
+        data.samples,
+        radius=data.radius,
+        weights=weights,
+        masks=masks,
+        work=work,
+        epochs=epochs,
+        batch=batch,
+        local_steps=local_steps,
+        server_steps=server_steps,
+        lam=lam,
+        persistent=persistent,
+        train_sampled=train_sampled,
+        project_global=project_global,
+        final_download=final_download,
+        init_global=init_global,
+        init_local=init_local,
+        seeds=seeds,
+        record=record,
+    )
+    global_model, local_models, counts, sizes, global_its, local_its = out
     worst = sizes.max(axis=0)
     if not np.all(np.isfinite(worst)):
         bad_round = int(np.argmax(~np.isfinite(worst)))
@@ -451,24 +338,18 @@ def _run(
             hint=f"{where}the squared norms of the models are not finite "
             "(is the local or server step too large for the loss's smoothness?)",
         )
-    sampled = masks.sum(axis=2)
-    trainers = sampled if train_sampled else data.m - sampled
-    final_trainers = data.m if work[-1] > 0 else 0
-    participants = np.concatenate([trainers, np.full((data.reps, 1), final_trainers)], axis=1)
-    communication = np.concatenate(
-        [data.d * (trainers + sampled), np.full((data.reps, 1), data.m * data.d * final_download)],
-        axis=1,
-    ).astype(np.int64)
+    losses = (
+        _losses(algorithm, data, weights, lam, global_its, local_its, local_models)
+        if record
+        else None
+    )
 
     def squeeze(array: np.ndarray) -> np.ndarray:
         return readonly(array if data.batched else array[0], None, copy=False)
 
-    trace = RoundTrace(
-        rounds=readonly(np.arange(rounds + 1), None, copy=False),
-        participants=squeeze(participants.astype(np.int64)),
-        local_iterations=squeeze(iterations),
-        sample_gradients=squeeze(gradients),
-        communication=squeeze(communication),
+    trace = Trace.from_counts(
+        counts if data.batched else counts[0],
+        None if losses is None else (losses if data.batched else losses[0]),
     )
     hyperparameters = {
         **hyperparameters,
@@ -487,12 +368,6 @@ def _run(
         hyperparameters=hyperparameters,
         replicates=data.reps if data.batched else None,
     )
-
-
-def _check_record(record: Any) -> bool:
-    if not isinstance(record, bool | np.bool_):
-        raise ParameterError(parameter="record", value=record, rule="must be True or False")
-    return bool(record)
 
 
 # --------------------------------------------------------------------------- public API
@@ -621,17 +496,6 @@ def fedavg(
             "clients_per_round": per_round,
         },
     )
-
-
-def _clients_per_round(value: Any, m: int) -> int:
-    if value is None:
-        return m
-    value = check_int("clients_per_round", value, minimum=1)
-    if value > m:
-        raise ParameterError(
-            parameter="clients_per_round", value=value, rule=f"must be at most m = {m}"
-        )
-    return value
 
 
 def _final_stage(

@@ -130,8 +130,10 @@ class FederatedDataset:
         model per client ``(m, d)``.
         """
         w = np.broadcast_to(np.asarray(models, dtype=np.float64), (self.m, self.d))
-        losses = sample_losses(self.loss, self.features, self.targets, w)
         mask = np.arange(self.n_max)[None, :] < self.counts[:, None]
+        features = np.where(mask[:, :, None], self.features, 0.0)  # padding is never read
+        targets = np.where(mask, self.targets, 0.0)
+        losses = sample_losses(self.loss, features, targets, w)
         return np.where(mask, losses, 0.0).sum(axis=1) / self.counts
 
     def split(

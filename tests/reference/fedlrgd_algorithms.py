@@ -1,4 +1,5 @@
-"""Plain-numpy twins of the numba kernels in :mod:`fedtheory.papers.fedlrgd.algorithm`.
+"""Plain-numpy twins of FedAve on the round loop (its client and server steps) and of the
+queue kernel of :mod:`fedtheory.papers.fedlrgd.running_time`.
 
 Slow and written straight from the definitions, sharing no code with the kernels:
 
@@ -25,7 +26,8 @@ def fedave(
     samples: np.ndarray,
     steps: np.ndarray,
 ) -> np.ndarray:
-    """Twin of ``_fedave_kernel``: the server trajectory, shape (T + 1, p)."""
+    """Twin of FedAve on the round loop (PresampledSGD + ModelAverage): the server trajectory,
+    shape (T + 1, p)."""
     theta = np.array(theta0, dtype=float)
     trajectory = [theta.copy()]
     for t in range(clients.shape[0]):

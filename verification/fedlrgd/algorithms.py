@@ -33,15 +33,16 @@ import numpy as np
 
 from fedtheory import bounds
 from fedtheory.bounds import Citation
-from fedtheory.papers.fedlrgd.algorithm import (
+from fedtheory.papers.fedlrgd import (
     erlang_max_mean,
     fedave,
     fedgd,
     fedlrgd,
     gradient_descent_exact,
+    logistic_latent_erm,
+    quadratic_latent_erm,
     running_time_monte_carlo,
 )
-from fedtheory.papers.fedlrgd.erm import logistic_latent_erm, quadratic_latent_erm
 from fedtheory.verify import (
     Claim,
     Identity,

@@ -38,7 +38,7 @@ import numpy as np
 
 from fedtheory.bounds import Citation
 from fedtheory.errors import ParameterError
-from fedtheory.papers.fedlrgd.networks import finite_difference_check, slice_rank_study
+from fedtheory.papers.fedlrgd import finite_difference_check, slice_rank_study
 from fedtheory.verify import Claim, LowerBoundHolds, Sweep, UpperBoundHolds
 
 #: Thresholds of the reading guide's check V16.

@@ -51,7 +51,7 @@ import scipy.linalg
 
 from fedtheory import bounds
 from fedtheory.bounds import Citation
-from fedtheory.papers.fedlrgd.latent import (
+from fedtheory.papers.fedlrgd import (
     holder_constant_estimate,
     latent_kernel,
     latent_matrix,

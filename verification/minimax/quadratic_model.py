@@ -27,14 +27,14 @@ import numpy as np
 
 from fedtheory import bounds
 from fedtheory.bounds import Citation
-from fedtheory.papers.minimax import validated_dichotomy
-from fedtheory.papers.minimax.clients import (
+from fedtheory.papers.minimax import (
     gmq_crossing_radius2,
     gmq_expected_risk_plt,
     gmq_tuned_fedprox_lambda,
     gmq_tuned_fedprox_risk,
     outlier_clients,
     quadratic_clients,
+    validated_dichotomy,
 )
 from fedtheory.verify import Claim, Crossing, Identity, LowerBoundHolds, Sweep, UpperBoundHolds
 

@@ -14,20 +14,16 @@ Its bounds are ``fedlrgd.*`` in :mod:`fedtheory.bounds`.
 
 from __future__ import annotations
 
-from fedtheory.papers.fedlrgd.algorithm import (
-    EpochLog,
+from fedtheory.papers.fedlrgd._runs import LatentRun
+from fedtheory.papers.fedlrgd.algorithm import FedLRGDRun, fedlrgd
+from fedtheory.papers.fedlrgd.baselines import (
     FedAveRun,
-    FedLRGDRun,
-    LatentRun,
-    RunningTimeSample,
-    erlang_max_mean,
     fedave,
     fedave_burn_in,
     fedgd,
-    fedlrgd,
     gradient_descent_exact,
-    running_time_monte_carlo,
 )
+from fedtheory.papers.fedlrgd.epochs import EpochLog
 from fedtheory.papers.fedlrgd.erm import (
     LatentERM,
     LogisticLatentERM,
@@ -72,6 +68,11 @@ from fedtheory.papers.fedlrgd.networks import (
     sample_coordinates,
     slice_rank_study,
     train_sgd,
+)
+from fedtheory.papers.fedlrgd.running_time import (
+    RunningTimeSample,
+    erlang_max_mean,
+    running_time_monte_carlo,
 )
 
 __all__ = [

@@ -1,0 +1,62 @@
+"""The counter-based minibatch stream of the client steps (private; DESIGN §4).
+
+Minibatches are drawn inside the kernels from a counter-based SplitMix64 stream, so the plain
+numpy twin (``tests/reference/federated.py``) reproduces them exactly:
+
+- ``mix(z)``: the SplitMix64 finaliser (Stafford's variant 13), arithmetic mod 2^64;
+- client ``i`` of a replicate with seed ``s`` has the key ``key_i = mix(s + (i + 1)·γ)``,
+  ``γ = 0x9E3779B97F4A7C15``; its ``c``-th draw (``c = 0, 1, …``, counted over the whole run)
+  is ``u = mix(key_i + (c + 1)·γ)``;
+- an index below ``n`` is ``((u >> 32)·n) >> 32`` (Lemire's multiply-shift; bias ≤ n/2^32);
+- every client keeps a permutation of its rows (the identity at the start) and a cursor; a
+  minibatch of ``b`` rows at cursor ``j`` is drawn by the next ``b`` steps of a forward
+  Fisher–Yates shuffle, done lazily: for ``q = j, …, j + b − 1`` swap ``perm[q]`` with
+  ``perm[q + index below (n − q)]``. A finished pass is therefore a uniform permutation, and
+  every minibatch holds distinct rows (sampling without replacement, Lemma 19 of the minimax
+  paper).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fedtheory._jit import njit
+
+__all__: list[str] = []
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+
+
+@njit
+def _mix(z: np.uint64) -> np.uint64:
+    """SplitMix64 finaliser (mod 2^64)."""
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit
+def _client_key(seed: np.uint64, client: int) -> np.uint64:
+    """key_i = mix(seed + (i + 1)·γ)."""
+    return _mix(seed + np.uint64(client + 1) * GAMMA)
+
+
+@njit
+def _draw_rows(
+    perm: np.ndarray, start: int, b: int, n: int, key: np.uint64, counter: np.uint64
+) -> np.uint64:
+    """Lazy Fisher–Yates: fix positions start, …, start + b − 1 of ``perm``; return the counter."""
+    for q in range(start, start + b):
+        counter += np.uint64(1)
+        u = _mix(key + counter * GAMMA)
+        pick = q + np.int64(((u >> _S32) * np.uint64(n - q)) >> _S32)
+        swap = perm[pick]
+        perm[pick] = perm[q]
+        perm[q] = swap
+    return counter

@@ -1,0 +1,288 @@
+"""Generic client steps of the round loop (DESIGN §3).
+
+A client step is a :class:`typing.NamedTuple` of its parameters whose class names two kernels,
+``client_state`` and ``client_update`` (:mod:`fedtheory.algorithms._round_loop` states their
+contract). The steps here are paper-free; a paper adds its own in ``fedtheory/papers/<key>/``.
+
+:class:`LocalSGD`
+    Local (proximal, projected) minibatch SGD from the server's model or warm-started from the
+    client's own model, on minibatches drawn without replacement from a counter-based stream
+    (:mod:`fedtheory.algorithms._sampling`): the local work of FedAvg (Algorithm 1 of the minimax
+    paper), FedProx's SoftLocalSGD (its Algorithm 2), fine-tuning and pure local training.
+:class:`PresampledSGD`
+    Single-sample SGD from the server's model on sample indices drawn in advance (uniformly with
+    replacement, as FedPAQ's local SGD): the local work of FedAve.
+:class:`FullGradientSum`
+    The client's full gradient sum Σ_j ∇ℓ(w^g; z_j) at the server's model, kept as the vector
+    the client uploads: the client side of federated gradient descent.
+
+Every update counts its own work into the row (local steps, gradient calls, floats received).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from fedtheory._jit import njit
+from fedtheory.algorithms._ball import _project
+from fedtheory.algorithms._sampling import _client_key, _draw_rows
+from fedtheory.algorithms.trace import FLOATS_DOWN, GRADIENT_CALLS, LOCAL_STEPS
+from fedtheory.problems._oracle import (
+    max_sample_count,
+    minibatch_step,
+    sample_count,
+    sample_gradient,
+)
+
+__all__ = ["FullGradientSum", "LocalSGD", "PresampledSGD"]
+
+
+# ============================================================================== LocalSGD
+
+
+@njit
+def _local_sgd_state(
+    rule: LocalSGD,
+    problem: tuple,
+    r: int,
+    m: int,
+    d: int,  # type: ignore[type-arg]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per replicate: every client's row permutation (the identity), cursor, draw counter and
+    stream key, and a scratch buffer of ``batch`` floats."""
+    n_max = max_sample_count(problem)
+    perm = np.empty((m, n_max), dtype=np.int64)
+    for i in range(m):
+        for j in range(n_max):
+            perm[i, j] = j
+    cursors = np.zeros(m, dtype=np.int64)
+    counters = np.zeros(m, dtype=np.uint64)
+    keys = np.empty(m, dtype=np.uint64)
+    for i in range(m):
+        keys[i] = _client_key(rule.seeds[r], i)
+    return perm, cursors, counters, keys, np.empty(rule.batch)
+
+
+@njit
+def _local_sgd_update(
+    rule: LocalSGD,
+    problem: tuple,  # type: ignore[type-arg]
+    state: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    r: int,
+    t: int,
+    i: int,
+    server_model: np.ndarray,
+    w: np.ndarray,
+    row: np.ndarray,
+) -> None:
+    """``rule.work[t]`` epochs or steps of w ← P_𝒲[w − η_k(ĝ + λ(w − w^g))] on client ``i``.
+
+    Local iteration k (restarting at 0 every row) uses ``steps[min(k, L − 1)]``. An *epoch*
+    walks the cursor from 0 through all n_i rows in minibatches of ``batch`` (the last one
+    partial); a *step* takes the next ``batch`` rows, restarting the pass (cursor 0) when fewer
+    are left. The cursor and the draw counter of a client persist across rows.
+    """
+    perm, cursors, counters, keys, coef = state
+    d = w.shape[0]
+    if not rule.warm_start:
+        for k in range(d):
+            w[k] = server_model[k]
+    if rule.receives_server_model:
+        row[FLOATS_DOWN] += d
+    n = sample_count(problem, r, i)
+    order = perm[i]
+    cursor = cursors[i]
+    counter = counters[i]
+    key = keys[i]
+    steps = rule.steps
+    last = steps.shape[0] - 1
+    batch = rule.batch
+    lam = rule.lam
+    radius = rule.radius
+    project = radius < math.inf
+    iterations = 0
+    gradients = 0
+    if rule.epochs:
+        for _ in range(rule.work[t]):
+            cursor = 0
+            while cursor < n:
+                b = min(batch, n - cursor)
+                counter = _draw_rows(order, cursor, b, n, key, counter)
+                eta = steps[min(iterations, last)]
+                minibatch_step(
+                    problem, r, i, order[cursor : cursor + b], w, server_model, eta, lam, coef
+                )
+                if project:
+                    _project(w, radius)
+                cursor += b
+                iterations += 1
+                gradients += b
+    else:
+        for _ in range(rule.work[t]):
+            if n - cursor < batch:
+                cursor = 0
+            counter = _draw_rows(order, cursor, batch, n, key, counter)
+            eta = steps[min(iterations, last)]
+            minibatch_step(
+                problem, r, i, order[cursor : cursor + batch], w, server_model, eta, lam, coef
+            )
+            if project:
+                _project(w, radius)
+            cursor += batch
+            iterations += 1
+            gradients += batch
+    cursors[i] = cursor
+    counters[i] = counter
+    row[LOCAL_STEPS] += iterations
+    row[GRADIENT_CALLS] += gradients
+
+
+class LocalSGD(NamedTuple):
+    """Local projected (proximal) minibatch SGD, sampling without replacement.
+
+    In row t the client runs ``work[t]`` units (epochs or steps) of
+    w ← P_𝒲[w − η_k(ĝ_B(w) + λ(w − w^g))], where ĝ_B is the minibatch mean of the sample
+    gradients, starting from the server's model w^g (FedAvg, fine-tuning, local training from a
+    given start) or from its own model (``warm_start``, FedProx's SoftLocalSGD).
+
+    Attributes
+    ----------
+    work : numpy.ndarray
+        ``(rows,)`` int64, units of local work per row.
+    epochs : bool
+        Unit of work: epochs (True) or steps.
+    batch : int
+        Minibatch size B ≤ min n_i.
+    steps : numpy.ndarray
+        ``(L,)`` local steps η_k by local iteration k (clamped to the last entry).
+    lam : float
+        Proximal weight λ ≥ 0 (0: plain SGD).
+    radius : float
+        Radius of 𝒲 (inf: no projection).
+    warm_start : bool
+        Start from the client's own model instead of the server's.
+    receives_server_model : bool
+        Whether the client receives w^g in the row (d floats); False when there is no server
+        (local training and fine-tuning start from a given model).
+    seeds : numpy.ndarray
+        ``(R,)`` uint64 stream seed of each replicate.
+    """
+
+    work: np.ndarray
+    epochs: bool
+    batch: int
+    steps: np.ndarray
+    lam: float
+    radius: float
+    warm_start: bool
+    receives_server_model: bool
+    seeds: np.ndarray
+
+    client_state = _local_sgd_state
+    client_update = _local_sgd_update
+
+
+# ============================================================================== PresampledSGD
+
+
+@njit
+def _gradient_buffer(
+    rule: tuple,
+    problem: tuple,
+    r: int,
+    m: int,
+    d: int,  # type: ignore[type-arg]
+) -> tuple[np.ndarray]:
+    return (np.empty(d),)
+
+
+@njit
+def _presampled_update(
+    rule: PresampledSGD,
+    problem: tuple,  # type: ignore[type-arg]
+    state: tuple[np.ndarray],
+    r: int,
+    t: int,
+    i: int,
+    server_model: np.ndarray,
+    w: np.ndarray,
+    row: np.ndarray,
+) -> None:
+    """w ← w^g, then w ← w − η_t ∇ℓ(w; z_{i, samples[t, i, k]}) for k = 0, …, b − 1."""
+    (gradient,) = state
+    d = w.shape[0]
+    for k in range(d):
+        w[k] = server_model[k]
+    row[FLOATS_DOWN] += d
+    eta = rule.steps[t]
+    b = rule.samples.shape[2]
+    for step in range(b):
+        sample_gradient(problem, r, i, rule.samples[t, i, step], w, gradient)
+        for k in range(d):
+            w[k] -= eta * gradient[k]
+    row[LOCAL_STEPS] += b
+    row[GRADIENT_CALLS] += b
+
+
+class PresampledSGD(NamedTuple):
+    """Single-sample SGD from the server's model on pre-drawn sample indices.
+
+    In row t client i sets w ← w^g and takes b steps w ← w − η_t ∇ℓ(w; z_{i,j_k}) with
+    j_k = ``samples[t, i, k]`` (drawn by the Python wrapper; uniformly with replacement for
+    FedPAQ's local SGD).
+
+    Attributes
+    ----------
+    steps : numpy.ndarray
+        ``(rows,)`` step η_t of each row.
+    samples : numpy.ndarray
+        ``(rows, m, b)`` int64 sample indices (entries of clients that do not train are unused).
+    """
+
+    steps: np.ndarray
+    samples: np.ndarray
+
+    client_state = _gradient_buffer
+    client_update = _presampled_update
+
+
+# ============================================================================== FullGradientSum
+
+
+@njit
+def _gradient_sum_update(
+    rule: FullGradientSum,
+    problem: tuple,  # type: ignore[type-arg]
+    state: tuple[np.ndarray],
+    r: int,
+    t: int,
+    i: int,
+    server_model: np.ndarray,
+    w: np.ndarray,
+    row: np.ndarray,
+) -> None:
+    """w ← Σ_{j < n_i} ∇ℓ(w^g; z_ij): the client's gradient sum, to upload."""
+    (gradient,) = state
+    d = w.shape[0]
+    row[FLOATS_DOWN] += d
+    for k in range(d):
+        w[k] = 0.0
+    n = sample_count(problem, r, i)
+    for j in range(n):
+        sample_gradient(problem, r, i, j, server_model, gradient)
+        for k in range(d):
+            w[k] += gradient[k]
+    row[GRADIENT_CALLS] += n
+
+
+class FullGradientSum(NamedTuple):
+    """The client's exact gradient sum at the server's model, kept as its upload.
+
+    No parameters: a client with n_i samples makes n_i gradient calls and receives w^g.
+    """
+
+    client_state = _gradient_buffer
+    client_update = _gradient_sum_update

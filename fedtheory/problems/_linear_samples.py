@@ -1,0 +1,220 @@
+"""Kernel view of :class:`~fedtheory.problems.FederatedDataset` (private; DESIGN §3, §4).
+
+:class:`LinearSamples` holds a batch of R datasets of the same shape — features ``(R, m, n_max,
+d)``, targets ``(R, m, n_max)``, counts ``(R, m)`` — and the loss code of
+:data:`~fedtheory.problems.LOSSES`; its kernels implement the oracle of
+:mod:`fedtheory.problems._oracle` for the three per-sample losses
+
+- logistic: ∇ℓ(w; x, y) = −y x sig(−y xᵀw),
+- squared: ∇ℓ(w; x, y) = (xᵀw − y) x,
+- mean: ∇ℓ(w; z) = w − z,
+
+with a fast minibatch step (:func:`_minibatch_step`). There are no server samples. The plain
+numpy twin is ``tests/reference/federated.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from fedtheory._arrays import kernel_array
+from fedtheory._jit import njit
+from fedtheory.problems.dataset import LOSSES, FederatedDataset
+
+__all__ = ["LOSS_LOGISTIC", "LOSS_MEAN", "LOSS_SQUARED", "LinearSamples", "linear_samples"]
+
+LOSS_LOGISTIC = LOSSES["logistic"]
+LOSS_SQUARED = LOSSES["squared"]
+LOSS_MEAN = LOSSES["mean"]
+
+
+@njit
+def _logistic_slope(margin: float) -> float:
+    """sig(−margin) = 1/(1 + e^{margin}) without overflow and without a branch.
+
+    With e = e^{−|margin|} ≤ 1 it is e/(1 + e) for margin ≥ 0 and 1/(1 + e) otherwise; the
+    choice is a select, not a jump (the sign of the margin is unpredictable during training).
+    """
+    e = math.exp(-abs(margin))
+    top = e if margin >= 0.0 else 1.0
+    return top / (1.0 + e)
+
+
+@njit
+def _sample_count(problem: LinearSamples, r: int, i: int) -> int:
+    if i >= problem.counts.shape[1]:
+        return 0  # no server samples
+    return int(problem.counts[r, i])
+
+
+@njit
+def _max_sample_count(problem: LinearSamples) -> int:
+    return int(problem.features.shape[2])
+
+
+@njit
+def _sample_gradient(
+    problem: LinearSamples, r: int, i: int, j: int, w: np.ndarray, out: np.ndarray
+) -> None:
+    """∇ℓ(w; z_ij) into ``out``."""
+    x = problem.features[r, i, j]
+    d = w.shape[0]
+    if problem.loss == LOSS_MEAN:
+        for k in range(d):
+            out[k] = w[k] - x[k]
+        return
+    margin = 0.0
+    for k in range(d):
+        margin += x[k] * w[k]
+    target = problem.targets[r, i, j]
+    if problem.loss == LOSS_LOGISTIC:
+        g = -target * _logistic_slope(target * margin)
+    else:
+        g = margin - target
+    for k in range(d):
+        out[k] = g * x[k]
+
+
+@njit
+def _minibatch_step(
+    problem: LinearSamples,
+    r: int,
+    i: int,
+    rows: np.ndarray,
+    w: np.ndarray,
+    wg: np.ndarray,
+    eta: float,
+    lam: float,
+    coef: np.ndarray,
+) -> None:
+    """w ← w − η(ĝ_B(w) + λ(w − w^g)) for the rows ``rows`` of client ``i`` (in place).
+
+    ĝ_B is the minibatch mean of the sample gradients: −y x sig(−y xᵀw) (logistic),
+    (xᵀw − y) x (squared), w − z (mean). The margins xᵀw of the batch are computed first (four
+    rows at a time, sharing the loads of w), then w is shrunk towards w^g and the gradient is
+    added by axpys over the contiguous rows (four at a time): no temporary gradient vector.
+    """
+    loss = problem.loss
+    X = problem.features[r, i]
+    y = problem.targets[r, i]
+    b = rows.shape[0]
+    d = w.shape[0]
+    scale = eta / b
+    if loss == LOSS_MEAN:
+        keep = 1.0 - eta * (1.0 + lam)
+        pull = eta * lam
+        for k in range(d):
+            w[k] = keep * w[k] + pull * wg[k]
+        for s in range(b):
+            coef[s] = scale
+    else:
+        s = 0
+        while s + 4 <= b:
+            x0 = X[rows[s]]
+            x1 = X[rows[s + 1]]
+            x2 = X[rows[s + 2]]
+            x3 = X[rows[s + 3]]
+            a0 = 0.0
+            a1 = 0.0
+            a2 = 0.0
+            a3 = 0.0
+            for k in range(d):
+                wk = w[k]
+                a0 += x0[k] * wk
+                a1 += x1[k] * wk
+                a2 += x2[k] * wk
+                a3 += x3[k] * wk
+            coef[s] = a0
+            coef[s + 1] = a1
+            coef[s + 2] = a2
+            coef[s + 3] = a3
+            s += 4
+        while s < b:
+            x0 = X[rows[s]]
+            a0 = 0.0
+            for k in range(d):
+                a0 += x0[k] * w[k]
+            coef[s] = a0
+            s += 1
+        for s in range(b):
+            target = y[rows[s]]
+            if loss == LOSS_LOGISTIC:
+                g = -target * _logistic_slope(target * coef[s])
+            else:
+                g = coef[s] - target
+            coef[s] = -scale * g
+        if lam != 0.0:
+            keep = 1.0 - eta * lam
+            pull = eta * lam
+            for k in range(d):
+                w[k] = keep * w[k] + pull * wg[k]
+    s = 0
+    while s + 4 <= b:
+        x0 = X[rows[s]]
+        x1 = X[rows[s + 1]]
+        x2 = X[rows[s + 2]]
+        x3 = X[rows[s + 3]]
+        c0 = coef[s]
+        c1 = coef[s + 1]
+        c2 = coef[s + 2]
+        c3 = coef[s + 3]
+        for k in range(d):
+            w[k] += c0 * x0[k] + c1 * x1[k] + c2 * x2[k] + c3 * x3[k]
+        s += 4
+    while s < b:
+        x0 = X[rows[s]]
+        c0 = coef[s]
+        for k in range(d):
+            w[k] += c0 * x0[k]
+        s += 1
+
+
+class LinearSamples(NamedTuple):
+    """R federated datasets of one shape, as the kernels read them.
+
+    Attributes
+    ----------
+    features : numpy.ndarray
+        ``(R, m, n_max, d)`` float64 (the sample z itself for the mean loss).
+    targets : numpy.ndarray
+        ``(R, m, n_max)`` float64.
+    counts : numpy.ndarray
+        ``(R, m)`` int64, the sample sizes n_i.
+    loss : int
+        Loss code (:data:`~fedtheory.problems.LOSSES`).
+    """
+
+    features: np.ndarray
+    targets: np.ndarray
+    counts: np.ndarray
+    loss: int
+
+    sample_count = _sample_count
+    max_sample_count = _max_sample_count
+    sample_gradient = _sample_gradient
+    minibatch_step = _minibatch_step
+
+
+def linear_samples(datasets: Sequence[FederatedDataset]) -> LinearSamples:
+    """Stack datasets of one shape and loss (the caller checks that they agree).
+
+    A single dataset is viewed, not copied.
+    """
+    if len(datasets) == 1:
+        only = datasets[0]
+        return LinearSamples(
+            kernel_array(only.features[None]),
+            kernel_array(only.targets[None]),
+            kernel_array(only.counts[None], np.int64),
+            int(LOSSES[only.loss]),
+        )
+    return LinearSamples(
+        kernel_array(np.stack([item.features for item in datasets])),
+        kernel_array(np.stack([item.targets for item in datasets])),
+        kernel_array(np.stack([item.counts for item in datasets]), np.int64),
+        int(LOSSES[datasets[0].loss]),
+    )
