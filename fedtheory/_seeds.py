@@ -9,6 +9,8 @@ seed must give the same bits, and a generator's output depends on what was drawn
 - :func:`seed_sequence` turns it into a fresh :class:`numpy.random.SeedSequence` to spawn
   independent streams from (a copy: spawning never changes the caller's object, so the same
   seed passed twice gives the same streams);
+- :func:`seed_entropy` turns it into one integer drawn from it, to seed several independent
+  streams (a function of the seed alone);
 - :func:`replicate_seeds` gives the seeds of a batch of replicates (replicate ``r`` of ``seed``
   is ``SeedSequence(seed, spawn_key=(r,))``), or checks a sequence of per-replicate seeds.
 """
@@ -23,7 +25,7 @@ import numpy as np
 
 from fedtheory.errors import ParameterError
 
-__all__ = ["Seed", "check_seed", "generator", "replicate_seeds", "seed_sequence"]
+__all__ = ["Seed", "check_seed", "generator", "replicate_seeds", "seed_entropy", "seed_sequence"]
 
 #: What a seed may be: a non-negative integer or a :class:`numpy.random.SeedSequence`.
 Seed: TypeAlias = "int | np.integer[Any] | np.random.SeedSequence"
@@ -122,3 +124,16 @@ def replicate_seeds(seed: Any, replicates: int) -> list[Seed]:
             for r in range(replicates)
         ]
     return [np.random.SeedSequence(checked, spawn_key=(r,)) for r in range(replicates)]
+
+
+def seed_entropy(seed: Seed, *, parameter: str = "seed") -> int:
+    """One integer in [0, 2^63) drawn from ``generator(seed)``: entropy to build child streams.
+
+    The result depends on the seed alone (a SeedSequence passed twice gives the same value).
+
+    Examples
+    --------
+    >>> seed_entropy(3) == seed_entropy(3)
+    True
+    """
+    return int(generator(seed, parameter=parameter).integers(2**63))

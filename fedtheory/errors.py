@@ -15,6 +15,7 @@ __all__ = [
     "DivergenceError",
     "FedTheoryError",
     "FloatRangeError",
+    "MissingExtraError",
     "ParameterError",
     "SolverError",
 ]
@@ -147,3 +148,7 @@ class FloatRangeError(FedTheoryError, OverflowError):
         self.log10 = log10
         message = f"{what} is about 10^{log10:.6g}, outside the float64 range"
         super().__init__(f"{message}; {hint}" if hint else message)
+
+
+class MissingExtraError(FedTheoryError, ImportError):
+    """An optional dependency is not installed (the message names the extra to install)."""

@@ -25,8 +25,8 @@ from fedtheory.algorithms.federated import (
     fine_tune,
     local_sgd,
 )
-from fedtheory.errors import DivergenceError, ParameterError
 from fedtheory.algorithms.trace import GRADIENT_CALLS, LOCAL_STEPS
+from fedtheory.errors import DivergenceError, ParameterError
 from fedtheory.problems._linear_samples import LinearSamples
 from fedtheory.problems.dataset import LOSSES, FederatedDataset
 

@@ -22,10 +22,11 @@ import pytest
 from reference.fedlrgd_algorithms import fedave as fedave_twin
 from reference.fedlrgd_algorithms import mm1_completion as mm1_twin
 
-from fedtheory.errors import DivergenceError, ParameterError, SolverError
 from fedtheory.algorithms.client_steps import PresampledSGD
 from fedtheory.algorithms.server_steps import ModelAverage
 from fedtheory.algorithms.trace import TraceRecorder
+from fedtheory.errors import DivergenceError, ParameterError, SolverError
+from fedtheory.papers.fedlrgd import EpochLog
 from fedtheory.papers.fedlrgd.algorithm import _client_weights, fedlrgd
 from fedtheory.papers.fedlrgd.baselines import (
     _federated_trajectory,
@@ -34,17 +35,16 @@ from fedtheory.papers.fedlrgd.baselines import (
     fedgd,
     gradient_descent_exact,
 )
-from fedtheory.papers.fedlrgd.epochs import EpochLog
-from fedtheory.papers.fedlrgd.running_time import (
-    _mm1_completion,
-    erlang_max_mean,
-    running_time_monte_carlo,
-)
 from fedtheory.papers.fedlrgd.erm import (
     LatentERM,
     _check_constants,
     logistic_latent_erm,
     quadratic_latent_erm,
+)
+from fedtheory.papers.fedlrgd.running_time import (
+    _mm1_completion,
+    erlang_max_mean,
+    running_time_monte_carlo,
 )
 
 # V6 set-up: m = 50, s = 20, p = 5, K' = 2 bumps, so rank ρ = 4.

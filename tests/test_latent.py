@@ -11,11 +11,12 @@ import sympy as sp
 from reference import latent as twin
 
 from fedtheory.errors import ParameterError
-from fedtheory.papers.fedlrgd import latent
-from fedtheory.papers.fedlrgd.latent import (
+from fedtheory.papers.fedlrgd import (
     LATENT_FAMILIES,
+    _vector_math,
     holder_constant_estimate,
     latent_kernel,
+    latent_kernels,
     latent_matrix,
     piecewise_taylor,
     rank_at_tolerance,
@@ -29,16 +30,16 @@ RNG = np.random.default_rng(20240521)
 def test_polynomial_exp_and_log_match_numpy_to_a_few_ulp() -> None:
     x = 10.0 ** RNG.uniform(-320, 300, 20000)  # includes subnormals
     x = x[x > 0]
-    got = latent._log_array(x)
+    got = _vector_math._log_array(x)
     np.testing.assert_array_less(np.abs(got - np.log(x)), 4e-16 * np.maximum(1, np.abs(np.log(x))))
     near_one = RNG.uniform(0.5, 2.0, 20000)
-    assert np.abs(latent._log_array(near_one) - np.log(near_one)).max() <= 2.3e-16
+    assert np.abs(_vector_math._log_array(near_one) - np.log(near_one)).max() <= 2.3e-16
     y = RNG.uniform(-708, 709, 20000)
-    assert (np.abs(latent._exp_array(y) / np.exp(y) - 1.0)).max() <= 4.5e-16
+    assert (np.abs(_vector_math._exp_array(y) / np.exp(y) - 1.0)).max() <= 4.5e-16
     small = RNG.uniform(-1, 1, 20000)
-    assert (np.abs(latent._exp_array(small) / np.exp(small) - 1.0)).max() <= 4.5e-16
+    assert (np.abs(_vector_math._exp_array(small) / np.exp(small) - 1.0)).max() <= 4.5e-16
     # clamped outside the documented range, never inf or NaN
-    assert latent._exp_array(np.array([-1e4]))[0] == pytest.approx(np.exp(-708.0), rel=1e-15)
+    assert _vector_math._exp_array(np.array([-1e4]))[0] == pytest.approx(np.exp(-708.0), rel=1e-15)
 
 
 # ----------------------------------------------------------------------------- kernels vs twins
@@ -53,8 +54,8 @@ def _points(n: int, k: int, d: int) -> tuple[np.ndarray, np.ndarray]:
 @pytest.mark.parametrize("eta", [0.05, 0.3, 0.5, 0.9, 1.0])
 def test_l1_power_kernel_matches_twin(d: int, eta: float) -> None:
     rows, cols_t = _points(37, 29, d)
-    mode = latent._power_mode(eta)
-    got = latent._l1_power_kernel(rows, cols_t, eta, mode)
+    mode = _vector_math._power_mode(eta)
+    got = latent_kernels._l1_power_kernel(rows, cols_t, eta, mode)
     np.testing.assert_allclose(got, twin.l1_power(rows, cols_t, eta, mode), rtol=2e-15, atol=0)
     assert (got[np.arange(3), np.arange(3)] == 0).all()
 
@@ -64,7 +65,7 @@ def test_l1_power_kernel_matches_twin(d: int, eta: float) -> None:
 def test_l2_power_kernel_matches_twin(d: int, eta: float) -> None:
     rows, cols_t = _points(31, 23, d)
     half = eta / 2
-    got = latent._l2_power_kernel(rows, cols_t, half, latent._power_mode(half))
+    got = latent_kernels._l2_power_kernel(rows, cols_t, half, _vector_math._power_mode(half))
     np.testing.assert_allclose(got, twin.l2_power(rows, cols_t, half, 0), rtol=2e-15, atol=0)
 
 
@@ -72,18 +73,18 @@ def test_l2_power_kernel_matches_twin(d: int, eta: float) -> None:
 @pytest.mark.parametrize("code", [0, 1, 2])
 def test_matern_kernel_matches_twin(d: int, code: int) -> None:
     rows, cols_t = _points(31, 23, d)
-    got = latent._matern_kernel(rows, cols_t, code, 1 / 0.3)
+    got = latent_kernels._matern_kernel(rows, cols_t, code, 1 / 0.3)
     np.testing.assert_allclose(got, twin.matern(rows, cols_t, code, 1 / 0.3), rtol=3e-15, atol=0)
 
 
 def test_indicator_and_logistic_kernels_match_twins() -> None:
     rows, cols_t = _points(41, 33, 2)
-    got = latent._indicator_kernel(rows, cols_t, 0.5)
+    got = latent_kernels._indicator_kernel(rows, cols_t, 0.5)
     np.testing.assert_array_equal(got, twin.indicator(rows, cols_t, 0.5))
     samples = np.column_stack([RNG.random((41, 3)), RNG.random(41)])
     thetas_t = np.ascontiguousarray(RNG.uniform(-1, 1, (23, 3)).T)
     for i in range(3):
-        got = latent._logistic_gradient_kernel(samples, thetas_t, i, 0.1)
+        got = latent_kernels._logistic_gradient_kernel(samples, thetas_t, i, 0.1)
         ref = twin.logistic_gradient(samples, thetas_t, i, 0.1)
         np.testing.assert_allclose(got, ref, rtol=0, atol=4e-16)
 
@@ -143,7 +144,7 @@ def test_same_seed_same_bits_and_other_seed_other_bits() -> None:
 
 
 # ----------------------------------------------------------------------------- Hölder constants
-def _holder_ratios_l0(kernel: latent.LatentKernel, pairs: int) -> np.ndarray:
+def _holder_ratios_l0(kernel: latent_kernels.LatentKernel, pairs: int) -> np.ndarray:
     """|g(y¹; ϑ) − g(y²; ϑ)|/‖y¹ − y²‖₁^η on random pairs, a quarter of them through ϑ."""
     d = kernel.d
     theta = kernel.sample_theta(pairs, RNG)

@@ -9,10 +9,10 @@ import sys
 import numpy as np
 import pytest
 
-from fedtheory.errors import DivergenceError, FedTheoryError, ParameterError
-from fedtheory.papers.fedlrgd import networks
-from fedtheory.papers.fedlrgd.networks import (
-    MissingExtraError,
+from fedtheory._seeds import seed_entropy
+from fedtheory.errors import DivergenceError, FedTheoryError, MissingExtraError, ParameterError
+from fedtheory.papers.fedlrgd import (
+    DigitsSplit,
     Network,
     app_c_perturbations,
     digits_split,
@@ -27,6 +27,7 @@ from fedtheory.papers.fedlrgd.networks import (
     slice_rank_study,
     train_sgd,
 )
+from fedtheory.papers.fedlrgd import digits as digits_module
 
 ARCHITECTURES = [((64, 32, 10), "sigmoid"), ((64, 32, 10), "relu"), ((64, 24, 16, 10), "sigmoid"),
                  ((64, 24, 16, 10), "relu")]  # fmt: skip
@@ -40,13 +41,13 @@ def _synthetic(n: int, seed: int, inputs: int = 64, classes: int = 10) -> tuple[
 
 
 @pytest.fixture(scope="module")
-def digits() -> networks.DigitsSplit:
+def digits() -> DigitsSplit:
     pytest.importorskip("sklearn")
     return digits_split(0)
 
 
 @pytest.fixture(scope="module")
-def trained(digits: networks.DigitsSplit) -> tuple[Network, np.ndarray]:
+def trained(digits: DigitsSplit) -> tuple[Network, np.ndarray]:
     net = Network((64, 24, 10), "sigmoid")
     run = train_sgd(
         net, digits.X_train, digits.Y_train, epochs=40, batch_size=100, learning_rate=1.0, seed=3
@@ -146,7 +147,7 @@ def test_slices_hold_per_sample_gradients_at_the_perturbations(trained, digits):
     assert sl.slices.shape == (40, 7, 7)
     assert sl.perturbation_scale == pytest.approx(np.abs(theta).sum() / theta.size)
     # rebuild column j from the same streams: rows are data, columns perturbed parameters
-    _, perturbation_seed = np.random.SeedSequence(networks._entropy(2)).spawn(2)
+    _, perturbation_seed = np.random.SeedSequence(seed_entropy(2)).spawn(2)
     thetas = app_c_perturbations(theta, 7, seed=perturbation_seed)
     xs, ys = digits.X_test[sl.samples], digits.Y_test[sl.samples]
     for j in (0, 6):
@@ -335,11 +336,11 @@ def test_bad_data_and_training_arguments():
 
 
 def test_missing_scikit_learn_names_the_data_extra(monkeypatch):
-    networks._load_digits.cache_clear()
+    digits_module._load_digits.cache_clear()
     monkeypatch.setitem(sys.modules, "sklearn.datasets", None)
     try:
         with pytest.raises(MissingExtraError, match=r"fedtheory\[data\]") as info:
             digits_split(0)
         assert isinstance(info.value, FedTheoryError) and isinstance(info.value, ImportError)
     finally:
-        networks._load_digits.cache_clear()
+        digits_module._load_digits.cache_clear()

@@ -16,17 +16,16 @@ from scipy import special
 from fedtheory.errors import ParameterError, SolverError
 from fedtheory.exact import fedprox_logistic, logistic_erm, logistic_erm_batch
 from fedtheory.exact.logistic import logistic_loss_derivatives
-from fedtheory.papers.minimax.logistic_models import (
+from fedtheory.papers.minimax import (
     AppendixDClients,
     AssouadClients,
     LogisticClients,
-    _gaussian_accuracy,
-    _gaussian_risk,
     appendix_d_clients,
     assouad_clients,
     bayes_estimate,
     logistic_clients,
 )
+from fedtheory.papers.minimax.appendix_d import _gaussian_accuracy, _gaussian_risk
 
 CLARABEL = {"solver": "CLARABEL", "tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12}
 

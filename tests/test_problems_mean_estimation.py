@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from fedtheory.errors import ParameterError
-from fedtheory.papers.minimax.clients import (
+from fedtheory.papers.minimax import (
     LinearRegressionClients,
     OutlierClients,
     QuadraticClients,

@@ -674,16 +674,19 @@ def logistic_erm(
     labels: Any,
     *,
     sample_weights: Any = None,
+    ridge: float = 0.0,
     radius: float = math.inf,
     tol: float = 1e-12,
     max_iter: int = 100,
 ) -> tuple[np.ndarray, ERMInfo]:
-    """Exact minimizer of the weighted logistic empirical risk over the ball ‖w‖ ≤ radius.
+    """Exact minimizer of the weighted (ridge-regularised) logistic risk over the ball ‖w‖ ≤ ρ.
 
-    Solves min_{‖w‖≤ρ} Σ_j s_j log(1 + exp(−y_j x_jᵀw)): PureLocalTraining (3) for one client,
-    or FedAvg (8) with the pooled samples weighted s = p_i/n_i. The method is damped Newton on
-    the unconstrained problem, then an exact KKT root find in the ball multiplier ν when needed
-    (module docstring).
+    Solves min_{‖w‖≤ρ} Σ_j s_j log(1 + exp(−y_j x_jᵀw)) + (ridge/2)‖w‖²: PureLocalTraining (3)
+    for one client, or FedAvg (8) with the pooled samples weighted s = p_i/n_i. A soft label
+    y ∈ [0, 1] (cross-entropy y·ℓ(xᵀw) + (1 − y)·ℓ(−xᵀw), as in App. A of the fedlrgd paper) is
+    two samples: (x, +1) with weight y·s and (x, −1) with weight (1 − y)·s. The method is damped
+    Newton on the unconstrained problem, then an exact KKT root find in the ball multiplier ν
+    when needed (module docstring).
 
     Parameters
     ----------
@@ -693,11 +696,13 @@ def logistic_erm(
         ``(n,)`` labels y_j ∈ {−1, +1}.
     sample_weights
         ``(n,)`` weights s_j ≥ 0 with a positive sum; default 1/n. Not normalized.
+    ridge
+        Weight μ ≥ 0 of the ridge term (μ/2)‖w‖² (then a minimizer exists for any data).
     radius
         ρ > 0; ``inf`` (default) minimizes over ℝ^d.
     tol
-        Relative gradient tolerance: ‖∇L(w) + νw‖ ≤ tol·(Σ_j s_j‖x_j‖ + ν‖w‖) for every Newton
-        solve.
+        Relative gradient tolerance: ‖∇L(w) + (μ + ν)w‖ ≤ tol·(Σ_j s_j‖x_j‖ + (μ + ν)‖w‖) for
+        every Newton solve.
     max_iter
         Newton iterations per solve.
 
@@ -723,10 +728,13 @@ def logistic_erm(
     (True, False)
     """
     X, y, s = _check_problem(features, labels, sample_weights, batch=False)
+    ridge = _check_lam(ridge, parameter="ridge")
+    if math.isinf(ridge):
+        raise ParameterError(parameter="ridge", value=ridge, rule="must be finite")
     rho = _check_radius(radius)
     tol, max_iter = _check_tol(tol, max_iter)
     W, nu, active, its, gnorm = _solve_batch(
-        X, y, s, np.zeros(1), np.zeros((1, X.shape[2])), rho, tol=tol, max_iter=max_iter,
+        X, y, s, np.full(1, ridge), np.zeros((1, X.shape[2])), rho, tol=tol, max_iter=max_iter,
         what="the sample",
     )  # fmt: skip
     return W[0], ERMInfo(int(its[0]), bool(active[0]), float(nu[0]), float(gnorm[0]))
@@ -784,14 +792,14 @@ def erm_batch_unchecked(
     return W, infos
 
 
-def _check_lam(lam: Any) -> float:
+def _check_lam(lam: Any, *, parameter: str = "lam") -> float:
     if isinstance(lam, bool) or not isinstance(lam, int | float | np.floating | np.integer):
         raise ParameterError(
-            parameter="lam", value=lam, rule="must be a real number ≥ 0 (inf allowed)"
+            parameter=parameter, value=lam, rule="must be a real number ≥ 0 (inf allowed)"
         )
     value = float(lam)
     if not value >= 0:
-        raise ParameterError(parameter="lam", value=value, rule="must be ≥ 0 (inf: FedAvg)")
+        raise ParameterError(parameter=parameter, value=value, rule="must be ≥ 0 (inf: FedAvg)")
     return value
 
 

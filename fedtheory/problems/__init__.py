@@ -2,12 +2,15 @@
 
 Every generator returns a frozen dataclass whose constants (smoothness, strong convexity, noise
 second moments) are computed from the data, and a test checks each against its definition.
-The generative models of one paper live with that paper (:mod:`fedtheory.papers`).
+Every problem answers one protocol (:class:`FederatedProblem`: constants, optima, per-client
+value and gradient oracles). The generative models of one paper live with that paper
+(:mod:`fedtheory.papers`).
 """
 
 from __future__ import annotations
 
 from fedtheory.problems.dataset import LOSSES, FederatedDataset
+from fedtheory.problems.protocol import FederatedProblem, SingleClientProblem, check_problem
 from fedtheory.problems.quadratic import (
     IsotropicQuadratic,
     QuadraticInstance,
@@ -21,9 +24,12 @@ from fedtheory.problems.quadratic import (
 __all__ = [
     "LOSSES",
     "FederatedDataset",
+    "FederatedProblem",
     "IsotropicQuadratic",
     "QuadraticInstance",
+    "SingleClientProblem",
     "TwoEigenvalueQuadratic",
+    "check_problem",
     "haar_orthogonal",
     "isotropic_quadratic",
     "random_quadratic",

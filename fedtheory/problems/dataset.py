@@ -18,11 +18,15 @@ Three losses cover the generative models of the minimax paper (Chen, Zheng, Long
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
+from scipy import optimize
+from scipy.special import expit
 
+from fedtheory._checks import check_int, check_vector
 from fedtheory.errors import ParameterError
+from fedtheory.exact.logistic import logistic_erm
 
 __all__ = ["LOSSES", "FederatedDataset", "Loss", "sample_losses"]
 
@@ -136,6 +140,82 @@ class FederatedDataset:
         losses = sample_losses(self.loss, features, targets, w)
         return np.where(mask, losses, 0.0).sum(axis=1) / self.counts
 
+    # ------------------------------------------------------------------ the problem protocol
+    # (fedtheory.problems.protocol): client i's objective is its empirical risk L_i(w, S_i), the
+    # global objective the sample-weighted F = Σ_i (n_i/N) L_i, the domain 𝒲 the ball of
+    # ``radius``.
+
+    @property
+    def num_clients(self) -> int:
+        """m."""
+        return self.m
+
+    @property
+    def dimension(self) -> int:
+        """d."""
+        return self.d
+
+    @property
+    def client_weights(self) -> np.ndarray:
+        """n_i/N."""
+        return np.asarray(self.sample_weights)
+
+    def _samples_of(self, client: Any) -> tuple[np.ndarray, np.ndarray]:
+        client = check_int("client", client, minimum=0)
+        if client >= self.m:
+            raise ParameterError(parameter="client", value=client, rule=f"must be below {self.m}")
+        return self.client(client)
+
+    def _pooled(self) -> tuple[np.ndarray, np.ndarray]:
+        return (
+            np.concatenate([self.client(i)[0] for i in range(self.m)]),
+            np.concatenate([self.client(i)[1] for i in range(self.m)]),
+        )
+
+    def constants(self) -> dict[str, float]:
+        """Smoothness and strong convexity of F over ℝ^d, computed from the data.
+
+        Mean loss: 1 and 1. Squared loss: the extreme eigenvalues of XᵀX/N. Logistic loss:
+        λ_max(XᵀX)/(4N) (the Hessian Σ sig'(xᵀw)xxᵀ/N ⪯ XᵀX/(4N), with equality at w = 0) and
+        0 (sig' → 0 along every ray: no strong convexity on ℝ^d).
+        """
+        if self.loss == "mean":
+            return {"smoothness": 1.0, "strong_convexity": 1.0}
+        X, _ = self._pooled()
+        eigen = np.linalg.eigvalsh(X.T @ X / X.shape[0])
+        if self.loss == "squared":
+            return {"smoothness": float(eigen[-1]), "strong_convexity": max(float(eigen[0]), 0.0)}
+        return {"smoothness": float(eigen[-1]) / 4.0, "strong_convexity": 0.0}
+
+    def client_value(self, client: int, w: Any) -> float:
+        """L_i(w, S_i)."""
+        X, y = self._samples_of(client)
+        model = check_vector("w", w, shape=(self.d,))
+        return float(np.mean(sample_losses(self.loss, X[None], y[None], model[None])))
+
+    def client_gradient(self, client: int, w: Any) -> np.ndarray:
+        """∇L_i(w, S_i), shape (d,)."""
+        X, y = self._samples_of(client)
+        return _mean_gradient(self.loss, X, y, check_vector("w", w, shape=(self.d,)))
+
+    def global_value(self, w: Any) -> float:
+        """F(w) = Σ_i (n_i/N) L_i(w, S_i)."""
+        model = check_vector("w", w, shape=(self.d,))
+        return float(self.sample_weights @ self.empirical_risk(model))
+
+    def global_gradient(self, w: Any) -> np.ndarray:
+        """∇F(w)."""
+        X, y = self._pooled()
+        return _mean_gradient(self.loss, X, y, check_vector("w", w, shape=(self.d,)))
+
+    def global_optimum(self) -> np.ndarray:
+        """argmin_{‖w‖≤radius} F(w): the pooled ERM over 𝒲."""
+        return _erm(self.loss, *self._pooled(), self.radius)
+
+    def client_optima(self) -> np.ndarray:
+        """argmin_{‖w‖≤radius} L_i(w, S_i) for every client, shape (m, d)."""
+        return np.stack([_erm(self.loss, *self.client(i), self.radius) for i in range(self.m)])
+
     def split(
         self, fraction: float, rng: np.random.Generator
     ) -> tuple[FederatedDataset, FederatedDataset]:
@@ -184,3 +264,57 @@ def sample_losses(
     if loss == "squared":
         return 0.5 * (margins - targets) ** 2
     raise ParameterError(parameter="loss", value=loss, rule=f"one of {sorted(LOSSES)}")
+
+
+def _mean_gradient(loss: str, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """(1/n) Σ_j ∇ℓ(w; x_j, y_j)."""
+    if loss == "mean":
+        return np.asarray(w - X.mean(axis=0))
+    margins = X @ w
+    if loss == "logistic":
+        return np.asarray(-(y * expit(-y * margins)) @ X / X.shape[0])
+    return np.asarray((margins - y) @ X / X.shape[0])
+
+
+def _erm(loss: str, X: np.ndarray, y: np.ndarray, radius: float) -> np.ndarray:
+    """argmin over ‖w‖ ≤ radius of the mean loss over the samples (X, y), exactly.
+
+    Mean loss: the projected sample mean. Squared loss: least squares on the ball
+    (:func:`_ball_least_squares`). Logistic loss: :func:`fedtheory.exact.logistic.logistic_erm`
+    (raises :class:`~fedtheory.errors.SolverError` on separable data with an infinite radius).
+    """
+    if loss == "mean":
+        mean = X.mean(axis=0)
+        norm = float(np.linalg.norm(mean))
+        return np.asarray(mean * (radius / norm) if norm > radius else mean)
+    if loss == "squared":
+        n = X.shape[0]
+        return _ball_least_squares(X.T @ X / n, X.T @ y / n, radius)
+    w, _ = logistic_erm(X, y, radius=radius)
+    return np.asarray(w)
+
+
+def _ball_least_squares(H: np.ndarray, g: np.ndarray, radius: float) -> np.ndarray:
+    """argmin over ‖w‖ ≤ radius of ½wᵀHw − gᵀw for a PSD H (the minimum-norm one when several).
+
+    The unconstrained minimum-norm minimiser H⁺g when it is feasible; otherwise w(ν) =
+    (H + νI)⁻¹g on the sphere, with ν > 0 the root of ‖w(ν)‖ = radius (‖w(ν)‖ decreases in ν,
+    and ‖w(ν)‖ ≤ ‖g‖/ν puts the root below ‖g‖/radius): the KKT conditions of the ball.
+    """
+    eigenvalues, vectors = np.linalg.eigh(0.5 * (H + H.T))
+    eigenvalues = np.maximum(eigenvalues, 0.0)
+    c = vectors.T @ g
+    keep = eigenvalues > eigenvalues[-1] * H.shape[0] * np.finfo(float).eps
+    free = np.where(keep, c / np.where(keep, eigenvalues, 1.0), 0.0)
+    if float(np.linalg.norm(free)) <= radius:
+        return np.asarray(vectors @ free)
+
+    def excess(nu: float) -> float:
+        with np.errstate(over="ignore"):  # inf: far outside, as it should read
+            return float(np.linalg.norm(c / (eigenvalues + nu))) - radius
+
+    top = float(np.linalg.norm(g)) / radius
+    nu = optimize.brentq(
+        excess, top * 1e-300 + 1e-300, top, xtol=1e-300, rtol=4 * np.finfo(float).eps
+    )
+    return np.asarray(vectors @ (c / (eigenvalues + nu)))

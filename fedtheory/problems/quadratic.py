@@ -31,6 +31,7 @@ from fedtheory._arrays import readonly
 from fedtheory._checks import check_int, check_real, check_vector
 from fedtheory._seeds import Seed, generator
 from fedtheory.errors import ParameterError
+from fedtheory.problems.protocol import SingleClientProblem
 
 __all__ = [
     "IsotropicQuadratic",
@@ -93,7 +94,7 @@ def haar_orthogonal(d: int, *, seed: Seed) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class QuadraticInstance:
+class QuadraticInstance(SingleClientProblem):
     """f(x) = ½(x − x*)ᵀA(x − x*) + f*, a strongly convex quadratic with computed constants.
 
     The gradient is ∇f(x) = A x − b with b = A x*. The constants are computed from A with
@@ -137,6 +138,9 @@ class QuadraticInstance:
     def condition_number(self) -> float:
         """κ = L/μ."""
         return self.L / self.mu
+
+    def _minimiser(self) -> np.ndarray:
+        return self.x_star
 
     def value(self, x: np.ndarray) -> float:
         """f(x) = ½(x − x*)ᵀA(x − x*) + f*."""
@@ -348,7 +352,7 @@ def two_eigenvalue_quadratic(
 
 
 @dataclass(frozen=True, eq=False)
-class IsotropicQuadratic:
+class IsotropicQuadratic(SingleClientProblem):
     """F(w) = (μ/2)‖w − w*‖² on the ball W = {‖w‖ ≤ R}, with a Gaussian gradient oracle.
 
     The stochastic gradient at w is g(w) = μ(w − w*) + ξ with ξ ~ N(0, σ² I_d), unbiased for
@@ -394,6 +398,9 @@ class IsotropicQuadratic:
     G2: float
     L: float
     f_star: float = 0.0
+
+    def _minimiser(self) -> np.ndarray:
+        return self.w_star  # interior: also the minimiser over the ball
 
     @property
     def worst_point(self) -> np.ndarray:

@@ -16,6 +16,20 @@ from __future__ import annotations
 
 from fedtheory.papers.fedlrgd._runs import LatentRun
 from fedtheory.papers.fedlrgd.algorithm import FedLRGDRun, fedlrgd
+from fedtheory.papers.fedlrgd.app_c import (
+    APP_C_ENERGY,
+    APP_C_THRESHOLD,
+    GradientSlices,
+    SliceRankStudy,
+    app_c_perturbations,
+    energy_rank,
+    energy_ranks,
+    gaussian_null_ranks,
+    gradient_slices,
+    nontrivial_coordinates,
+    sample_coordinates,
+    slice_rank_study,
+)
 from fedtheory.papers.fedlrgd.baselines import (
     FedAveRun,
     fedave,
@@ -23,6 +37,7 @@ from fedtheory.papers.fedlrgd.baselines import (
     fedgd,
     gradient_descent_exact,
 )
+from fedtheory.papers.fedlrgd.digits import DigitsSplit, digits_split
 from fedtheory.papers.fedlrgd.epochs import EpochLog
 from fedtheory.papers.fedlrgd.erm import (
     LatentERM,
@@ -32,41 +47,28 @@ from fedtheory.papers.fedlrgd.erm import (
     quadratic_latent_erm,
 )
 from fedtheory.papers.fedlrgd.latent import (
+    LatentModel,
+    latent_matrix,
+)
+from fedtheory.papers.fedlrgd.latent_kernels import (
     LATENT_FAMILIES,
     MATERN_NU,
     HolderStatus,
     LatentKernel,
-    LatentModel,
-    PiecewiseTaylor,
-    holder_constant_estimate,
     latent_kernel,
-    latent_matrix,
-    piecewise_taylor,
+)
+from fedtheory.papers.fedlrgd.latent_ranks import (
+    holder_constant_estimate,
     rank_at_tolerance,
     tail_energy,
 )
 from fedtheory.papers.fedlrgd.networks import (
     ACTIVATIONS,
-    APP_C_ENERGY,
-    APP_C_THRESHOLD,
-    DigitsSplit,
     FiniteDifferenceCheck,
-    GradientSlices,
-    MissingExtraError,
     Network,
-    SliceRankStudy,
     TrainingRun,
-    app_c_perturbations,
-    digits_split,
-    energy_rank,
-    energy_ranks,
     finite_difference_check,
-    gaussian_null_ranks,
-    gradient_slices,
-    nontrivial_coordinates,
     one_hot,
-    sample_coordinates,
-    slice_rank_study,
     train_sgd,
 )
 from fedtheory.papers.fedlrgd.running_time import (
@@ -74,6 +76,7 @@ from fedtheory.papers.fedlrgd.running_time import (
     erlang_max_mean,
     running_time_monte_carlo,
 )
+from fedtheory.papers.fedlrgd.taylor import PiecewiseTaylor, piecewise_taylor
 
 __all__ = [
     "ACTIVATIONS",
@@ -93,7 +96,6 @@ __all__ = [
     "LatentModel",
     "LatentRun",
     "LogisticLatentERM",
-    "MissingExtraError",
     "Network",
     "PiecewiseTaylor",
     "QuadraticLatentERM",

@@ -69,7 +69,8 @@ from scipy.special import expit
 from fedtheory._arrays import readonly
 from fedtheory._checks import check_int, check_real, check_vector
 from fedtheory._seeds import Seed, seed_sequence
-from fedtheory.errors import ParameterError, SolverError
+from fedtheory.errors import ParameterError
+from fedtheory.exact.logistic import logistic_erm
 
 __all__ = [
     "LatentERM",
@@ -218,6 +219,66 @@ class LatentERM:
         theta = self._check_theta(theta)
         return np.asarray(np.mean(self._gradient(self.samples, theta), axis=0))
 
+    # ------------------------------------------------------------------ the problem protocol
+    # (fedtheory.problems.protocol): client c's objective is its empirical risk
+    # f_c(θ) = (1/s) Σ_j f(x^{(c,j)}; θ); F of (3) also holds the server's samples, so the
+    # client weights s/n sum to ms/n < 1.
+
+    def _optimum_of(self, samples: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    @property
+    def num_clients(self) -> int:
+        """m."""
+        return self.m
+
+    @property
+    def dimension(self) -> int:
+        """p."""
+        return self.p
+
+    @property
+    def client_weights(self) -> np.ndarray:
+        """s/n for every client (the server's share r/n completes the sum)."""
+        return np.full(self.m, self.s / self.n)
+
+    def constants(self) -> dict[str, float]:
+        """``{"smoothness": L1, "strong_convexity": mu}`` (see the subclass for how exact)."""
+        return {"smoothness": float(self.L1), "strong_convexity": float(self.mu)}
+
+    def _client(self, client: Any) -> int:
+        client = check_int("client", client, minimum=0)
+        if client >= self.m:
+            raise ParameterError(parameter="client", value=client, rule=f"must be below {self.m}")
+        return client
+
+    def client_value(self, client: int, w: Any) -> float:
+        """f_c(θ): the mean loss over client ``client``'s samples."""
+        samples = self.clients[self._client(client)]
+        return float(np.mean(self._loss(samples, check_vector("w", w, shape=(self.p,)))))
+
+    def client_gradient(self, client: int, w: Any) -> np.ndarray:
+        """∇f_c(θ), shape (p,)."""
+        samples = self.clients[self._client(client)]
+        theta = check_vector("w", w, shape=(self.p,))
+        return np.asarray(np.mean(self._gradient(samples, theta), axis=0))
+
+    def global_value(self, w: Any) -> float:
+        """F(θ) of (3)."""
+        return float(self.objective(check_vector("w", w, shape=(self.p,))))
+
+    def global_gradient(self, w: Any) -> np.ndarray:
+        """∇F(θ)."""
+        return self.full_gradient(check_vector("w", w, shape=(self.p,)))
+
+    def global_optimum(self) -> np.ndarray:
+        """θ^⋆."""
+        return np.array(self.theta_star)
+
+    def client_optima(self) -> np.ndarray:
+        """argmin f_c for every client, shape (m, p) (each f_c is μ-strongly convex)."""
+        return np.stack([self._optimum_of(self.clients[c]) for c in range(self.m)])
+
     def gap(self, theta: Any) -> float | np.ndarray:
         """F(θ) − F_* (shape (q,) for θ of shape (q, p))."""
         value = self.objective(theta)
@@ -242,7 +303,8 @@ class LogisticLatentERM(LatentERM):
     Constants: ``mu`` = μ (exact), ``L1`` = p/4 + μ (an upper bound: the exact per-sample
     constant of (4) over the domain [0,1]^p), ``L1_printed`` = p/2 + μ (App. A (68), 2× loose
     on the data term), ``L_F`` = λ_max(XᵀX)/(4n) + μ (the exact smoothness of F on the drawn
-    data, attained at θ = 0). θ^⋆ is computed by damped Newton to ‖∇F‖ ≲ 1e−15.
+    data, attained at θ = 0). θ^⋆ is computed by the exact logistic solver
+    (:mod:`fedtheory.exact.logistic`) to the floating-point floor of ‖∇F‖.
 
     Attributes
     ----------
@@ -287,6 +349,9 @@ class LogisticLatentERM(LatentERM):
             residual[:, :, None] * features[:, None, :] + self.ridge * theta[None, :, :]
         )
 
+    def _optimum_of(self, samples: np.ndarray) -> np.ndarray:
+        return _logistic_optimum(samples, self.ridge)
+
     def hessian(self, theta: Any) -> np.ndarray:
         """∇²F(θ) = (1/n) Σ_k σ'(θᵀx_k) x_k x_kᵀ + μI, shape (p, p)."""
         theta = check_vector("theta", theta, shape=(self.p,))
@@ -303,51 +368,25 @@ def _logistic_hessian(samples: np.ndarray, theta: np.ndarray, ridge: float) -> n
     ) + ridge * np.eye(p)
 
 
-def _logistic_newton(samples: np.ndarray, ridge: float) -> np.ndarray:
-    """θ^⋆ of LVM-A by damped Newton (Armijo backtracking), then pure Newton steps.
+def _logistic_optimum(samples: np.ndarray, ridge: float) -> np.ndarray:
+    """θ^⋆ of LVM-A by the package's one exact logistic solver
+    (:func:`fedtheory.exact.logistic.logistic_erm`).
 
-    F is μ-strongly convex and its Hessian is Lipschitz, so once the Newton decrement is tiny
-    the full step converges quadratically; the line search is skipped there, because function
-    values can no longer resolve the decrease (below ~1e−16 relative).
+    A soft label y ∈ [0, 1] is the pair of samples (x, +1) with weight y/n and (x, −1) with
+    weight (1 − y)/n, since log(1 + e^{z}) − yz = y·log(1 + e^{−z}) + (1 − y)·log(1 + e^{z}); the
+    ridge is the solver's. F is μ-strongly convex, so the minimiser exists for any data; the
+    relative gradient tolerance 1e−15 is the floating-point floor of the gradient's terms.
     """
     features, labels = samples[:, :-1], samples[:, -1]
-    p = features.shape[1]
     n = samples.shape[0]
-
-    def objective(theta: np.ndarray) -> float:
-        z = features @ theta
-        return float(np.mean(np.logaddexp(0.0, z) - labels * z) + 0.5 * ridge * theta @ theta)
-
-    def gradient(theta: np.ndarray) -> np.ndarray:
-        z = features @ theta
-        return np.asarray(features.T @ (expit(z) - labels) / n + ridge * theta)
-
-    theta = np.zeros(p)
-    # Floating-point floor of ‖∇F‖: the size of the terms being summed.
-    floor = 64.0 * np.finfo(float).eps * (float(np.max(np.abs(features).sum(axis=1))) + 1.0)
-    value = objective(theta)
-    for _ in range(100):
-        grad = gradient(theta)
-        if float(np.linalg.norm(grad)) <= floor:
-            return theta
-        step = np.linalg.solve(_logistic_hessian(samples, theta, ridge), grad)
-        decrement = float(grad @ step)
-        if decrement <= 1e-8 * max(1.0, abs(value)):  # quadratic region: full step
-            theta = theta - step
-            value = objective(theta)
-            continue
-        t = 1.0
-        while True:
-            candidate = theta - t * step
-            new = objective(candidate)
-            if new <= value - 0.25 * t * decrement or t < 1e-10:
-                break
-            t *= 0.5
-        theta, value = candidate, new
-    norm = float(np.linalg.norm(gradient(theta)))
-    if norm <= 1e3 * floor:  # stalled at rounding level
-        return theta
-    raise SolverError("logistic_latent_erm Newton", f"not converged (‖∇F‖ = {norm:.3g})")
+    theta, _ = logistic_erm(
+        np.concatenate([features, features]),
+        np.concatenate([np.ones(n), -np.ones(n)]),
+        sample_weights=np.concatenate([labels, 1.0 - labels]) / n,
+        ridge=ridge,
+        tol=1e-15,
+    )
+    return theta
 
 
 def _check_box(box: Any) -> tuple[float, float]:
@@ -453,7 +492,7 @@ def logistic_latent_erm(
     server = draw(rng_server, r)
     clients = draw(rng_clients, m * s).reshape(m, s, p + 1)
     samples = np.concatenate([server, clients.reshape(-1, p + 1)])
-    theta_star = _logistic_newton(samples, mu)
+    theta_star = _logistic_optimum(samples, mu)
     features = samples[:, :-1]
     L_F = float(np.linalg.eigvalsh(features.T @ features / (4.0 * samples.shape[0]))[-1]) + mu
     L1 = p / 4.0 + mu
@@ -572,6 +611,13 @@ class QuadraticLatentERM(LatentERM):
         quad = np.einsum("qi,kij,qj->kq", theta, self.curvatures, theta)
         ridge = self.ridge * np.sum(theta * theta, axis=1)
         return np.asarray(0.5 * (phi @ quad + ridge[None, :]) - b @ theta.T)
+
+    def _optimum_of(self, samples: np.ndarray) -> np.ndarray:
+        """The minimiser of the mean loss over ``samples``: Ā θ = b̄ (a quadratic)."""
+        phi = self._bumps(samples)
+        A = np.einsum("k,kij->ij", phi.mean(axis=0), self.curvatures) + self.ridge * np.eye(self.p)
+        A = 0.5 * (A + A.T)
+        return np.asarray(np.linalg.solve(A, self.b0 + samples.mean(axis=0) @ self.B1.T))
 
     def hessian(self) -> np.ndarray:
         """Ā = ∇²F = Σ_k mean(φ_k) H_k + μI, shape (p, p)."""

@@ -15,17 +15,11 @@ The paper's Algorithms 1 and 2 are the core's :func:`fedtheory.algorithms.fedavg
 
 from __future__ import annotations
 
+from fedtheory.papers.minimax.appendix_d import AppendixDClients, appendix_d_clients
 from fedtheory.papers.minimax.clients import (
     LinearRegressionClients,
     OutlierClients,
     QuadraticClients,
-    fine_tune_equivalent_lambda,
-    gmq_crossing_radius2,
-    gmq_expected_risk_fedavg,
-    gmq_expected_risk_fedprox,
-    gmq_expected_risk_plt,
-    gmq_tuned_fedprox_lambda,
-    gmq_tuned_fedprox_risk,
     linear_regression_clients,
     outlier_clients,
     quadratic_clients,
@@ -38,15 +32,24 @@ from fedtheory.papers.minimax.estimators import (
     oracle_dichotomy,
     validated_dichotomy,
 )
+from fedtheory.papers.minimax.gmq_risks import (
+    fine_tune_equivalent_lambda,
+    gmq_crossing_radius2,
+    gmq_expected_risk_fedavg,
+    gmq_expected_risk_fedprox,
+    gmq_expected_risk_plt,
+    gmq_tuned_fedprox_lambda,
+    gmq_tuned_fedprox_risk,
+)
 from fedtheory.papers.minimax.logistic_models import (
     MAX_ENUMERATION_DIM,
     MAX_POSTERIOR_DIM,
-    AppendixDClients,
+    LogisticProblem,
+)
+from fedtheory.papers.minimax.rademacher_models import (
     AssouadClients,
     LogisticClients,
-    LogisticProblem,
     RademacherProblem,
-    appendix_d_clients,
     assouad_clients,
     bayes_estimate,
     logistic_clients,

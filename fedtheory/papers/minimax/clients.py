@@ -16,9 +16,7 @@ Families
 :func:`quadratic_clients` (GM-Q)
     ℓ(w; z) = ½‖w − z‖², z = w⋆^(i) + ξ with ξ_k iid Uniform[−√3 s, √3 s] (variance s²). The
     excess risk is ½‖w − w⋆^(i)‖² exactly and every expected risk has a closed form
-    (:func:`gmq_expected_risk_plt`, :func:`gmq_expected_risk_fedavg`,
-    :func:`gmq_expected_risk_fedprox`, :func:`gmq_tuned_fedprox_risk`,
-    :func:`gmq_crossing_radius2`, :func:`fine_tune_equivalent_lambda`; guide V1, V11).
+    (:mod:`fedtheory.papers.minimax.gmq_risks`; guide V1, V11).
 :func:`outlier_clients` (guide V15)
     GM-Q with m − 1 clients sharing one optimum and one outlier of weight p_o.
 :func:`linear_regression_clients` (guide §4 tier 3, V13)
@@ -28,23 +26,6 @@ The optima w⋆^(i) = w_0 + R u_i use "paired antipodal" unit directions u_i by 
 :func:`quadratic_clients`), so that with equal weights w̄_**p** = w_0 and both heterogeneity
 conditions B(a) (Σ p_i‖w⋆^(i) − w̄_**p**‖² ≤ R²) and B(b) (max_i ‖w⋆^(i) − w̄_**p**‖² ≤ R²) hold
 with equality.
-
-The FedProx risk on GM-Q for general weights and sample sizes [derived]
-------------------------------------------------------------------------
-Let x̄_i be the mean of client i's samples, x̄_**p** = Σ_j p_j x̄_j and θ = λ/(1 + λ). The
-minimiser of (20) without constraint is w̃^g = x̄_**p**, w̃^(i) = (1 − θ) x̄_i + θ x̄_**p**
-(the w^(i)-block gives w^(i) = (x̄_i + λ w^g)/(1 + λ), and the w^g-block w^g = Σ p_i w^(i)).
-With x̄_j = w⋆^(j) + ē_j, E ē_j = 0, Cov ē_j = (s²/n_j) I independent,
-
-    w̃^(i) − w⋆^(i) = θ (w̄_**p** − w⋆^(i)) + (1 − θ + θ p_i) ē_i + θ Σ_{j≠i} p_j ē_j,
-
-so, with Q = Σ_j p_j²/n_j,
-
-    E[IER_i] = ½ [ θ² ‖w̄_**p** − w⋆^(i)‖² + d s² ( θ² Q + (1 − θ)(1 − θ + 2θ p_i)/n_i ) ].
-
-θ = 0 gives PureLocalTraining, d s²/(2n_i); θ = 1 gives FedAvg,
-½(‖w̄_**p** − w⋆^(i)‖² + d s² Q). For equal n_i = n and p_i = 1/m (v = s²/n) it reduces to the
-guide's V1 formula ½[dv((1 − θ)² + (1 − (1 − θ)²)/m) + θ²‖w̄ − w⋆^(i)‖²].
 
 Projection
 ----------
@@ -66,279 +47,42 @@ References
 from __future__ import annotations
 
 import math
-import numbers
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal, TypeAlias, TypeVar, overload
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from scipy.optimize import brentq
 
 from fedtheory._arrays import readonly
-from fedtheory._checks import check_int, check_real, check_vector, check_weights
+from fedtheory._checks import check_int, check_real
 from fedtheory._seeds import Seed, generator
 from fedtheory.errors import ParameterError
+from fedtheory.papers.minimax._client_model import (
+    _SQRT3,
+    Directions,
+    SizesLike,
+    WeightsLike,
+    _check_center,
+    _check_interior,
+    _check_lambda,
+    _check_radius,
+    _ClientModel,
+    _common,
+    _directions,
+    _fedprox_on_ball,
+    _haar_stack,
+    _project_rows,
+    _resolve_weights,
+)
 from fedtheory.problems.dataset import FederatedDataset
 
 __all__ = [
     "LinearRegressionClients",
     "OutlierClients",
     "QuadraticClients",
-    "fine_tune_equivalent_lambda",
-    "gmq_crossing_radius2",
-    "gmq_expected_risk_fedavg",
-    "gmq_expected_risk_fedprox",
-    "gmq_expected_risk_plt",
-    "gmq_tuned_fedprox_lambda",
-    "gmq_tuned_fedprox_risk",
     "linear_regression_clients",
     "outlier_clients",
     "quadratic_clients",
 ]
-
-#: Client weights: an array on the simplex, ``"sample"`` (p_i = n_i/N), ``"fair"`` (p_i = 1/m),
-#: or ``None`` (the instance's weights; sample-proportional in the generators).
-WeightsLike: TypeAlias = "np.ndarray | Sequence[float] | Literal['sample', 'fair'] | None"
-Directions: TypeAlias = Literal["antipodal", "random"]
-SizesLike: TypeAlias = "int | Sequence[int] | np.ndarray"
-
-_I = TypeVar("_I", bound="_ClientModel")
-
-_SQRT3 = math.sqrt(3.0)
-
-
-# ---------------------------------------------------------------------------------------------
-# argument checks
-# ---------------------------------------------------------------------------------------------
-
-
-def _check_sizes(n: Any, m: int, *, minimum: int = 1) -> np.ndarray:
-    """``n`` as an int64 vector of m local sample sizes (an int means balanced data)."""
-    if isinstance(n, np.ndarray) and n.ndim == 0:
-        n = n.item()
-    if isinstance(n, numbers.Integral) and not isinstance(n, bool):
-        return np.full(m, check_int("n", n, minimum=minimum), dtype=np.int64)
-    if isinstance(n, str | bytes) or not isinstance(n, Sequence | np.ndarray):
-        raise ParameterError(
-            parameter="n", value=n, rule="must be an integer or a sequence of m integers"
-        )
-    sizes = list(n)
-    if len(sizes) != m:
-        raise ParameterError(
-            parameter="n", value=sizes, rule=f"must hold one sample size per client (m = {m})"
-        )
-    return np.array(
-        [check_int(f"n[{i}]", size, minimum=minimum) for i, size in enumerate(sizes)],
-        dtype=np.int64,
-    )
-
-
-def _check_lambda(lam: Any) -> float:
-    if isinstance(lam, bool) or not isinstance(lam, numbers.Real) or math.isnan(float(lam)):
-        raise ParameterError(parameter="lam", value=lam, rule="must be a real number in [0, inf]")
-    value = float(lam)
-    if value < 0:
-        raise ParameterError(parameter="lam", value=value, rule="must be non-negative")
-    return value
-
-
-def _check_radius(radius: Any) -> float:
-    if isinstance(radius, bool) or not isinstance(radius, numbers.Real):
-        raise ParameterError(parameter="radius", value=radius, rule="must be a real number")
-    value = float(radius)
-    if not value > 0:  # also refuses NaN
-        raise ParameterError(
-            parameter="radius", value=value, rule="must be > 0 (inf: unconstrained)"
-        )
-    return value
-
-
-def _check_center(center: Any, d: int) -> np.ndarray:
-    return np.zeros(d) if center is None else check_vector("center", center, shape=(d,))
-
-
-def _check_interior(radius: float, center: np.ndarray, reach: float) -> None:
-    """Refuse a ball 𝒲 that may not contain every optimum in its interior (guide §6.7)."""
-    bound = float(np.linalg.norm(center)) + reach
-    if not radius > bound:
-        raise ParameterError(
-            parameter="radius",
-            value=radius,
-            rule=f"must exceed ‖center‖ + (largest distance of an optimum from the center) = "
-            f"{bound:.6g}, so that every population optimum is interior to 𝒲",
-        )
-
-
-def _resolve_weights(weights: Any, counts: np.ndarray, default: np.ndarray | None) -> np.ndarray:
-    if weights is None:
-        if default is not None:
-            return default
-        weights = "sample"
-    if isinstance(weights, str):
-        if weights == "sample":
-            return counts / counts.sum()
-        if weights == "fair":
-            return np.full(counts.size, 1.0 / counts.size)
-        raise ParameterError(
-            parameter="weights",
-            value=weights,
-            rule="must be 'sample', 'fair', None or an array on the simplex",
-        )
-    return check_weights(weights, int(counts.size))
-
-
-def _project_rows(points: np.ndarray, radius: float) -> np.ndarray:
-    """Euclidean projection of each row (or of the vector) onto the ball ‖w‖ ≤ radius."""
-    if math.isinf(radius):
-        return points.copy()
-    norms = np.linalg.norm(points, axis=-1, keepdims=True)
-    scale = np.minimum(1.0, radius / np.maximum(norms, np.finfo(float).tiny))
-    return np.asarray(points * scale)
-
-
-def _haar_stack(m: int, d: int, rng: np.random.Generator) -> np.ndarray:
-    """m independent Haar-random d × d orthogonal matrices, shape (m, d, d).
-
-    Batched version of :func:`fedtheory.problems.quadratic.haar_orthogonal` (QR of a Gaussian
-    matrix with the sign fix of Mezzadri 2007); it consumes the same random stream as m calls.
-    """
-    q, r = np.linalg.qr(rng.standard_normal((m, d, d)))
-    signs = np.where(np.diagonal(r, axis1=1, axis2=2) < 0, -1.0, 1.0)
-    return np.asarray(q * signs[:, None, :])
-
-
-def _directions(m: int, d: int, kind: str, rng: np.random.Generator) -> np.ndarray:
-    """Unit directions u_i, shape (m, d) (see :func:`quadratic_clients`)."""
-    if kind == "random":
-        g = rng.standard_normal((m, d))
-        return np.asarray(g / np.linalg.norm(g, axis=1, keepdims=True))
-    if kind != "antipodal":
-        raise ParameterError(
-            parameter="directions", value=kind, rule="must be 'antipodal' or 'random'"
-        )
-    u = np.zeros((m, d))
-    triple = m % 2 == 1 and m >= 3 and d >= 2
-    pairs = (m - 3) // 2 if triple else m // 2
-    g = rng.standard_normal((pairs, d))
-    g /= np.linalg.norm(g, axis=1, keepdims=True)
-    u[0 : 2 * pairs : 2] = g
-    u[1 : 2 * pairs : 2] = -g
-    if triple:
-        # Three unit vectors at 120° in a uniformly random plane ("Mercedes star"): Σ u = 0.
-        a, b = rng.standard_normal((2, d))
-        a /= np.linalg.norm(a)
-        b -= (b @ a) * a
-        b /= np.linalg.norm(b)
-        half = 0.5 * _SQRT3
-        u[m - 3 :] = [a, -0.5 * a + half * b, -0.5 * a - half * b]
-    return u
-
-
-# ---------------------------------------------------------------------------------------------
-# instances
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class _ClientModel:
-    """Fields and methods shared by the federated generative models (see the subclasses)."""
-
-    data: FederatedDataset
-    optima: np.ndarray
-    weights: np.ndarray
-    R: float
-    beta: float
-    mu: float
-    sigma2: float
-    ell_inf: float
-    noise: float
-
-    @property
-    def m(self) -> int:
-        """Number of clients."""
-        return self.data.m
-
-    @property
-    def d(self) -> int:
-        """Dimension."""
-        return self.data.d
-
-    @property
-    def center(self) -> np.ndarray:
-        """w̄_**p** = Σ_i p_i w⋆^(i), the average global model (Chen et al., eq. (7))."""
-        return np.asarray(self.weights @ self.optima)
-
-    def heterogeneity(self, weights: WeightsLike = None) -> tuple[float, float]:
-        """The heterogeneity levels (B(a), B(b)) of Chen et al., Assumption B.
-
-        Returns ``(Σ_i p_i‖w⋆^(i) − w̄_p‖², max_i ‖w⋆^(i) − w̄_p‖²)`` for the instance's weights
-        (or ``weights``); the maximum runs over all clients, weightless ones included.
-        """
-        p = self._weights(weights)
-        gaps = np.sum((self.optima - p @ self.optima) ** 2, axis=1)
-        return float(p @ gaps), float(gaps.max())
-
-    def _weights(self, weights: WeightsLike) -> np.ndarray:
-        return _resolve_weights(weights, self.data.counts, self.weights)
-
-    def _models(self, models: Any) -> np.ndarray:
-        w = np.asarray(models, dtype=np.float64)
-        if w.shape not in {(self.d,), (self.m, self.d)}:
-            raise ParameterError(
-                parameter="models",
-                value=w.shape,
-                rule=f"must have shape (d,) = ({self.d},) or (m, d) = ({self.m}, {self.d})",
-            )
-        return np.broadcast_to(w, (self.m, self.d))
-
-    def _replaced_data(
-        self, client: int, index: int, features_row: Any, target: float
-    ) -> FederatedDataset:
-        client = check_int("client", client, minimum=0)
-        if client >= self.m:
-            raise ParameterError(
-                parameter="client", value=client, rule=f"must be below m = {self.m}"
-            )
-        index = check_int("index", index, minimum=0)
-        n_i = int(self.data.counts[client])
-        if index >= n_i:
-            raise ParameterError(
-                parameter="index", value=index, rule=f"must be below n_{client} = {n_i}"
-            )
-        row = check_vector("features_row", features_row, shape=(self.d,))
-        target = check_real("target", target)
-        if self.data.loss == "mean" and target != 0.0:
-            raise ParameterError(
-                parameter="target",
-                value=target,
-                rule="must be 0 for mean estimation (the sample is the feature row)",
-            )
-        features = self.data.features.copy()
-        targets = self.data.targets.copy()
-        features[client, index] = row
-        targets[client, index] = target
-        return FederatedDataset(
-            features, targets, self.data.counts, self.data.loss, self.data.radius
-        )
-
-    def with_sample_replaced(
-        self: _I, client: int, index: int, features_row: Any, target: float = 0.0
-    ) -> _I:
-        """The same instance with sample ``index`` of client ``client`` replaced.
-
-        This is the replace-one dataset **S**^{∖(i,j)} of federated stability (Chen et al.,
-        Def. 5; guide V8): only the data change, the optima, weights and constants stay.
-
-        Parameters
-        ----------
-        client, index
-            0 ≤ client < m and 0 ≤ index < n_client.
-        features_row
-            The new feature row, shape (d,) (the sample z itself for mean estimation).
-        target
-            The new response (linear regression); must be 0 for mean estimation.
-        """
-        return replace(self, data=self._replaced_data(client, index, features_row, target))
 
 
 @dataclass(frozen=True, eq=False)
@@ -565,109 +309,6 @@ class LinearRegressionClients(_ClientModel):
         """Never active: this family is unconstrained (same signature as GM-Q's)."""
         self._weights(weights)
         return np.zeros(self.m, dtype=bool), False
-
-
-# ---------------------------------------------------------------------------------------------
-# exact constrained FedProx on GM-Q
-# ---------------------------------------------------------------------------------------------
-
-
-def _fedprox_on_ball(means: np.ndarray, p: np.ndarray, lam: float, radius: float) -> np.ndarray:
-    """w̃^g of (20) for GM-Q on the ball of radius ``radius`` (0 < lam < inf).
-
-    Minimises Φ(w) = Σ p_i F_i(w) over ‖w‖ ≤ ρ with F_i the Moreau envelope of the constrained
-    local risk (see :meth:`QuadraticClients.fedprox_erm`). For a multiplier α ≥ 0 the strongly
-    convex function Φ + α/2‖·‖² is minimised by semismooth Newton with backtracking; if
-    the α = 0 minimiser is infeasible, α is found by Brent's method on ‖w(α)‖ = ρ (‖w(α)‖ is
-    non-increasing in α), which is the KKT system of the constrained problem.
-    """
-    keep = p > 0
-    x, q = means[keep], p[keep]
-    theta = lam / (1.0 + lam)
-    pool = q @ x
-    d = x.shape[1]
-
-    def parts(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        c = (x + lam * w) / (1.0 + lam)
-        norms = np.linalg.norm(c, axis=1)
-        excess = np.maximum(norms - radius, 0.0)
-        return c, norms, excess
-
-    def value(w: np.ndarray, alpha: float) -> float:
-        _, _, excess = parts(w)
-        return float(
-            0.5 * theta * np.sum((w - pool) ** 2)
-            + 0.5 * (1.0 + lam) * (q @ excess**2)
-            + 0.5 * alpha * (w @ w)
-        )
-
-    def derivatives(w: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-        c, norms, excess = parts(w)
-        out = excess > 0
-        ratio = np.where(out, radius / np.where(out, norms, 1.0), 0.0)
-        residual = (out * (1.0 - ratio))[:, None] * c  # c − 𝒫(c)
-        grad = theta * (w - pool) + lam * (q @ residual) + alpha * w
-        unit = c * np.where(out, 1.0 / np.where(out, norms, 1.0), 0.0)[:, None]
-        hess = (theta + alpha + lam * theta * (q @ (out * (1.0 - ratio)))) * np.eye(d)
-        hess += lam * theta * np.einsum("k,kd,ke->de", q * ratio, unit, unit)
-        return grad, hess
-
-    def minimise(alpha: float, start: np.ndarray) -> np.ndarray:
-        w = start.copy()
-        grad, hess = derivatives(w, alpha)
-        for _ in range(200):
-            grad_norm = float(np.linalg.norm(grad))
-            if grad_norm == 0.0:
-                break
-            step = np.linalg.solve(hess, grad)
-            start_value = value(w, alpha)
-            slope = float(grad @ step)
-            # Armijo on Φ; near the minimiser, where Φ is flat to rounding, a step is also
-            # accepted if it keeps Φ within rounding and reduces the gradient norm.
-            flat = start_value + 8 * np.finfo(float).eps * abs(start_value)
-            t = 1.0
-            while t > 1e-12:
-                trial = w - t * step
-                trial_value = value(trial, alpha)
-                trial_grad, trial_hess = derivatives(trial, alpha)
-                if trial_value <= start_value - 1e-4 * t * slope or (
-                    trial_value <= flat and np.linalg.norm(trial_grad) < grad_norm
-                ):
-                    break
-                t *= 0.5
-            if t <= 1e-12:
-                break  # no further progress is representable
-            w, grad, hess = trial, trial_grad, trial_hess
-        return w
-
-    w0 = minimise(0.0, pool)
-    if np.linalg.norm(w0) <= radius:
-        return w0
-
-    def gap(alpha: float) -> float:
-        return float(np.linalg.norm(minimise(alpha, w0))) - radius
-
-    high = 1.0
-    while gap(high) > 0:
-        high *= 4.0
-    alpha = float(brentq(gap, 0.0, high, xtol=1e-300, rtol=4 * np.finfo(float).eps))
-    return _project_rows(minimise(alpha, w0), radius)
-
-
-# ---------------------------------------------------------------------------------------------
-# generators
-# ---------------------------------------------------------------------------------------------
-
-
-def _common(
-    m: Any, n: Any, d: Any, R: Any, noise: Any, *, min_n: int = 1
-) -> tuple[int, np.ndarray, int, float, float]:
-    m = check_int("m", m, minimum=1)
-    d = check_int("d", d, minimum=1)
-    counts = _check_sizes(n, m, minimum=min_n)
-    R = check_real("R", R, nonnegative=True)
-    noise = check_real("noise", noise, positive=True)
-    return m, counts, d, R, noise
 
 
 def _gmq_instance(
@@ -956,165 +597,3 @@ def linear_regression_clients(
         noise=noise,
         covariances=readonly(covariances),
     )
-
-
-# ---------------------------------------------------------------------------------------------
-# GM-Q closed forms (guide V1, V11, V16)
-# ---------------------------------------------------------------------------------------------
-
-
-@overload
-def gmq_expected_risk_plt(d: int, noise: float, n: int) -> float: ...
-@overload
-def gmq_expected_risk_plt(d: int, noise: float, n: Sequence[int] | np.ndarray) -> np.ndarray: ...
-def gmq_expected_risk_plt(d: int, noise: float, n: Any) -> float | np.ndarray:
-    """E[IER_i] of PureLocalTraining on GM-Q: d s²/(2 n_i) (guide V1; Chen et al., Thm 4).
-
-    Exact for the unconstrained local ERM x̄_i (E‖x̄_i − w⋆^(i)‖² = d s²/n_i), whatever R is.
-    ``n`` is one sample size (returns a float) or a sequence of them (returns an array).
-
-    Examples
-    --------
-    >>> gmq_expected_risk_plt(4, 0.5, 10)
-    0.05
-    """
-    d = check_int("d", d, minimum=1)
-    noise = check_real("noise", noise, positive=True)
-    if isinstance(n, numbers.Integral) and not isinstance(n, bool):
-        return d * noise**2 / (2.0 * check_int("n", n, minimum=1))
-    sizes = _check_sizes(n, len(n) if isinstance(n, Sequence | np.ndarray) else -1)
-    return np.asarray(d * noise**2 / (2.0 * sizes))
-
-
-def _gmq(instance: Any) -> QuadraticClients:
-    if not isinstance(instance, QuadraticClients):
-        raise ParameterError(
-            parameter="instance",
-            value=type(instance).__name__,
-            rule="must be a QuadraticClients (GM-Q) instance",
-        )
-    return instance
-
-
-def gmq_expected_risk_fedprox(
-    instance: QuadraticClients, lam: float, weights: WeightsLike = None
-) -> np.ndarray:
-    """E[IER_i] of the exact FedProx minimiser of (20) on GM-Q, per client, shape (m,).
-
-    With θ = λ/(1 + λ), Q = Σ_j p_j²/n_j and w̄_**p** = Σ_j p_j w⋆^(j) ([derived], module
-    docstring):
-
-        E[IER_i] = ½ [ θ²‖w̄_**p** − w⋆^(i)‖² + d s² ( θ² Q + (1 − θ)(1 − θ + 2θ p_i)/n_i ) ].
-
-    The expectation is over the samples given the optima of ``instance``, for the
-    unconstrained estimator (the instance's ERMs on replicates without an active projection,
-    :meth:`QuadraticClients.projection_active`). λ = 0 gives :func:`gmq_expected_risk_plt`,
-    λ = inf :func:`gmq_expected_risk_fedavg`.
-    """
-    inst = _gmq(instance)
-    lam = _check_lambda(lam)
-    p = inst._weights(weights)
-    theta = 1.0 if math.isinf(lam) else lam / (1.0 + lam)
-    counts = inst.data.counts
-    bias = np.sum((p @ inst.optima - inst.optima) ** 2, axis=1)
-    q = float(np.sum(p**2 / counts))
-    variance = theta**2 * q + (1.0 - theta) * (1.0 - theta + 2.0 * theta * p) / counts
-    return np.asarray(0.5 * (theta**2 * bias + inst.d * inst.noise**2 * variance))
-
-
-def gmq_expected_risk_fedavg(instance: QuadraticClients, weights: WeightsLike = None) -> np.ndarray:
-    """E[IER_i] of the FedAvg ERM (8) on GM-Q: ½(‖w̄_**p** − w⋆^(i)‖² + d s² Σ_j p_j²/n_j).
-
-    Per client, shape (m,), for the unconstrained ERM x̄_**p** (guide V1, V15, V16). The
-    **p**-average Σ p_i E[IER_i] is ½(B(a) + d s² Σ p_j²/n_j). At R = 0 the ratio of the
-    fair-weight to the sample-weight risk is (N/m²) Σ 1/n_i (guide V16).
-    """
-    return gmq_expected_risk_fedprox(instance, math.inf, weights)
-
-
-def _balanced(d: Any, noise: Any, n: Any, m: Any) -> tuple[int, float, int, int]:
-    return (
-        check_int("d", d, minimum=1),
-        check_real("noise", noise, positive=True),
-        check_int("n", n, minimum=1),
-        check_int("m", m, minimum=1),
-    )
-
-
-def gmq_tuned_fedprox_risk(d: int, noise: float, n: int, m: int, R: float) -> float:
-    """min_λ E[IER_i] of FedProx on balanced GM-Q: ½[dv/m + R²V/(R² + V)] (guide V11(b)).
-
-    v = s²/n, V = dv(1 − 1/m), for equal n_i = n, p_i = 1/m and ‖w̄ − w⋆^(i)‖ = R (antipodal
-    directions). The risk ½[dv/m + V(1 − θ)² + θ²R²] is minimised at θ* = V/(V + R²), i.e.
-    λ* = V/R² (:func:`gmq_tuned_fedprox_lambda`): a harmonic combination of FedAvg's bias R²
-    and local training's excess variance V, below both endpoints.
-
-    Examples
-    --------
-    >>> round(gmq_tuned_fedprox_risk(2, 1.0, 10, 2, 0.0), 12)
-    0.05
-    """
-    d, noise, n, m = _balanced(d, noise, n, m)
-    R = check_real("R", R, nonnegative=True)
-    v = noise**2 / n
-    big_v = d * v * (1.0 - 1.0 / m)
-    harmonic = 0.0 if R == 0.0 or big_v == 0.0 else R**2 * big_v / (R**2 + big_v)
-    return 0.5 * (d * v / m + harmonic)
-
-
-def gmq_tuned_fedprox_lambda(d: int, noise: float, n: int, m: int, R: float) -> float:
-    """The optimal FedProx weight λ* = V/R² on balanced GM-Q (guide V11(b)); inf at R = 0."""
-    d, noise, n, m = _balanced(d, noise, n, m)
-    R = check_real("R", R, nonnegative=True)
-    if R == 0.0:
-        return math.inf
-    return d * noise**2 / n * (1.0 - 1.0 / m) / R**2
-
-
-def gmq_crossing_radius2(d: int, noise: float, n: int, N: int) -> float:
-    """R*² = d s²(1/n − 1/N): where FedAvg and PureLocalTraining have equal risk on GM-Q.
-
-    Balanced data (n_i = n, N = mn, p_i = 1/m): d s²/(2n) = ½(R² + d s²/N) at R² = R*²
-    (guide §3.3, V6).
-
-    Examples
-    --------
-    >>> round(gmq_crossing_radius2(3, 1.0, 10, 40), 12)
-    0.225
-    """
-    d = check_int("d", d, minimum=1)
-    noise = check_real("noise", noise, positive=True)
-    n = check_int("n", n, minimum=1)
-    N = check_int("N", N, minimum=n)
-    return d * noise**2 * (1.0 / n - 1.0 / N)
-
-
-def fine_tune_equivalent_lambda(step: float, k: int) -> float:
-    """λ_k = (1 − η)^k/(1 − (1 − η)^k): fine-tuning ≡ FedProx on GM-Q (guide V11(d)).
-
-    k full-batch gradient steps of size η on L_i(w) = ½‖w − x̄_i‖² + const from x̄_**p** give
-    w_k = (1 − θ) x̄_i + θ x̄_**p** with θ = (1 − η)^k, the FedProx solution (20) with
-    θ = λ/(1 + λ), i.e. λ = θ/(1 − θ). k = 0 gives inf (FedAvg), η = 1 gives 0 (local ERM).
-
-    Parameters
-    ----------
-    step
-        η in (0, 1] (larger steps would make θ negative for odd k: not a FedProx solution).
-    k
-        Number of steps, ≥ 0.
-
-    Examples
-    --------
-    >>> fine_tune_equivalent_lambda(0.5, 1)
-    1.0
-    """
-    step = check_real("step", step, positive=True)
-    if step > 1.0:
-        raise ParameterError(parameter="step", value=step, rule="must lie in (0, 1]")
-    k = check_int("k", k, minimum=0)
-    if k == 0:
-        return math.inf
-    if step == 1.0:
-        return 0.0
-    log_theta = k * math.log1p(-step)
-    return math.exp(log_theta) / -math.expm1(log_theta)
