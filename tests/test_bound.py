@@ -138,14 +138,25 @@ def test_crossover_of_m_over_N_and_R2_plus_one_over_N() -> None:
     """m/N = R² + 1/N at R = √((m−1)/N): symbolic with values, and in closed form."""
     local = make(m / N, {"m": 10, "N": 1000}, id="classic.local")
     fedavg = make(R**2 + 1 / N, {"N": 1000, "R": 0.05}, id="classic.fedavg")
-    (crossing,) = local.crossover(fedavg, "R", m=10, N=1000)
-    assert crossing.method == "symbolic"
-    assert crossing.exact == sp.sqrt(sp.Rational(9, 1000))
-    assert crossing.value == pytest.approx(math.sqrt(9 / 1000), rel=1e-15)
-    assert (crossing.lower_before, crossing.lower_after) == ("classic.fedavg", "classic.local")
+    (crossover,) = local.crossover(fedavg, "R", m=10, N=1000)
+    assert isinstance(crossover, bounds.Crossover)
+    assert crossover.method == "symbolic"
+    assert crossover.exact == sp.sqrt(sp.Rational(9, 1000))
+    assert crossover.value == pytest.approx(math.sqrt(9 / 1000), rel=1e-15)
+    assert (crossover.lower_before, crossover.lower_after) == ("classic.fedavg", "classic.local")
     (general,) = local.crossover(fedavg, "R")
+    assert isinstance(general, bounds.Crossover)
     assert general.value is None
     assert sp.simplify(general.exact - sp.sqrt((m - 1) / N)) == 0
+
+
+def test_crossover_result_is_not_named_like_the_crossing_criterion() -> None:
+    """``Bound.crossover`` returns ``bounds.Crossover``; ``Crossing`` is the name of the
+    criterion of :mod:`fedtheory.verify` (two measured curves), with no alias here."""
+    assert "Crossover" in bounds.__all__
+    assert bounds.Crossover.__name__ == "Crossover"
+    assert "Crossing" not in bounds.__all__
+    assert not hasattr(bounds, "Crossing")
 
 
 def test_crossover_with_a_min_regime() -> None:
