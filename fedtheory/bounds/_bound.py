@@ -5,8 +5,9 @@ domain of each symbol, the theorem's hypotheses, what kind of statement it is (u
 exact, or an order statement "≲" whose constant is unknown), where it was printed and whether it
 is the printed, a corrected or a derived form, and an example point of valid parameter values.
 
-Numerical evaluation is vectorised (``lambdify`` compiled once per bound and cached), checks every
-hypothesis elementwise, and escapes to arbitrary precision (mpmath) where float64 overflows.
+Numerical evaluation is vectorised (``lambdify`` compiled once per bound and cached, to the same
+code in every process), checks every hypothesis elementwise, and escapes to arbitrary precision
+(mpmath) where float64 overflows.
 Asymptotic questions (:meth:`Bound.exponent`, :meth:`Bound.crossover`) live in
 :mod:`fedtheory.bounds._analysis`.
 """
@@ -31,6 +32,7 @@ from fedtheory.bounds._expressions import (
     MPMATH_NAMESPACE,
     NUMPY_NAMESPACE,
     exact_number,
+    lambdify,
     prepare_for_lambdify,
 )
 from fedtheory.bounds._symbols import COMMON, Role, SymbolInfo, Vocabulary
@@ -436,30 +438,27 @@ class Bound:
 
     @functools.cached_property
     def _numpy_function(self) -> Any:
-        return sp.lambdify(
+        return lambdify(
             self._arg_symbols,
             prepare_for_lambdify(self.expr),
-            modules=[NUMPY_NAMESPACE, "scipy", "numpy"],
-            dummify=True,
+            [NUMPY_NAMESPACE, "scipy", "numpy"],
         )
 
     @functools.cached_property
     def _mpmath_function(self) -> Any:
-        return sp.lambdify(
+        return lambdify(
             self._arg_symbols,
             prepare_for_lambdify(self.expr),
-            modules=[MPMATH_NAMESPACE, "mpmath"],
-            dummify=True,
+            [MPMATH_NAMESPACE, "mpmath"],
         )
 
     @functools.cached_property
     def _hypothesis_functions(self) -> list[Any]:
         return [
-            sp.lambdify(
+            lambdify(
                 self._arg_symbols,
                 prepare_for_lambdify(h.relation),
-                modules=[NUMPY_NAMESPACE, "scipy", "numpy"],
-                dummify=True,
+                [NUMPY_NAMESPACE, "scipy", "numpy"],
             )
             for h in self.hypotheses
         ]
