@@ -426,25 +426,25 @@ def crossover_command(first_id: str, second_id: str, var: str, pairs: tuple[str,
             fixed[name] = items[0]
         else:
             _fail(f"{name}: crossover takes one value per scalar symbol, got {len(items)}")
-    crossings = first.crossover(second, var, **fixed)
+    crossovers = first.crossover(second, var, **fixed)
     console = _console()
     where = f" at {format_assignment(fixed)}" if fixed else ""
     console.print(f"crossings of {first.id} and {second.id} in {var}{where}:")
-    if not crossings:
+    if not crossovers:
         console.print(f"no crossing in the domain of {var}")
-    for crossing in crossings:
-        console.print(f"  {crossing}")
-        if crossing.value is None and crossing.exact is not None:
-            free = ", ".join(sorted(str(s) for s in crossing.exact.free_symbols))
+    for crossover in crossovers:
+        console.print(f"  {crossover}")
+        if crossover.value is None and crossover.exact is not None:
+            free = ", ".join(sorted(str(s) for s in crossover.exact.free_symbols))
             note = f"    closed form in {free}; give values to locate it"
-        elif crossing.kind == "coincide":
+        elif crossover.kind == "coincide":
             continue
         else:
-            note = f"    {var} = {crossing.value:.10g}"
-            if crossing.within_hypotheses is not None:
+            note = f"    {var} = {crossover.value:.10g}"
+            if crossover.within_hypotheses is not None:
                 note += (
                     "; inside the hypotheses of both bounds"
-                    if crossing.within_hypotheses
+                    if crossover.within_hypotheses
                     else "; outside the hypotheses of at least one bound"
                 )
         console.print(Text(note, style="dim"))

@@ -138,14 +138,25 @@ def test_crossover_of_m_over_N_and_R2_plus_one_over_N() -> None:
     """m/N = R² + 1/N at R = √((m−1)/N): symbolic with values, and in closed form."""
     local = make(m / N, {"m": 10, "N": 1000}, id="classic.local")
     fedavg = make(R**2 + 1 / N, {"N": 1000, "R": 0.05}, id="classic.fedavg")
-    (crossing,) = local.crossover(fedavg, "R", m=10, N=1000)
-    assert crossing.method == "symbolic"
-    assert crossing.exact == sp.sqrt(sp.Rational(9, 1000))
-    assert crossing.value == pytest.approx(math.sqrt(9 / 1000), rel=1e-15)
-    assert (crossing.lower_before, crossing.lower_after) == ("classic.fedavg", "classic.local")
+    (crossover,) = local.crossover(fedavg, "R", m=10, N=1000)
+    assert isinstance(crossover, bounds.Crossover)
+    assert crossover.method == "symbolic"
+    assert crossover.exact == sp.sqrt(sp.Rational(9, 1000))
+    assert crossover.value == pytest.approx(math.sqrt(9 / 1000), rel=1e-15)
+    assert (crossover.lower_before, crossover.lower_after) == ("classic.fedavg", "classic.local")
     (general,) = local.crossover(fedavg, "R")
+    assert isinstance(general, bounds.Crossover)
     assert general.value is None
     assert sp.simplify(general.exact - sp.sqrt((m - 1) / N)) == 0
+
+
+def test_crossover_result_is_not_named_like_the_crossing_criterion() -> None:
+    """``Bound.crossover`` returns ``bounds.Crossover``; ``Crossing`` is the name of the
+    criterion of :mod:`fedtheory.verify` (two measured curves), with no alias here."""
+    assert "Crossover" in bounds.__all__
+    assert bounds.Crossover.__name__ == "Crossover"
+    assert "Crossing" not in bounds.__all__
+    assert not hasattr(bounds, "Crossing")
 
 
 def test_crossover_with_a_min_regime() -> None:
@@ -206,6 +217,23 @@ def test_crossover_of_power_laws(c1: float, c2: float, p: sp.Rational, q: sp.Rat
 
 
 # --------------------------------------------------------------------------- evaluation
+def test_compiled_code_does_not_depend_on_the_process_history() -> None:
+    """sympy's lambdify names its placeholders Dummy_<n> after a count of every Dummy made so far
+    in the process and orders a product's factors by those names as strings; Theorem 1 compiled
+    while the count crossed a power of ten ("Dummy_999" > "Dummy_1000") multiplied its factors
+    in another order and lost the last bits at this point (a replicate of the catalog's
+    fedlrgd/thm1/constant-chain claim). The value is the one a fresh process computes."""
+    point = {"L2": 8.40783195929901, "eta": 2.633419891433819, "d": 5, "r": 37185538}
+    fresh, fresh_log = 1.364581626463257, 0.3108478808964466
+    thm1 = bounds.get("fedlrgd.thm1")
+    power = 10 ** (len(str(sp.Dummy._count)) + 1)  # the count only moves forward (unique Dummies)
+    for offset in range(1, 13):  # the hypothesis compiles first: try every place of the straddle
+        sp.Dummy._count = power - offset  # the next placeholders straddle a power of ten
+        copy = thm1.subs()  # a new bound: compiled anew
+        assert (copy.evaluate(**point), copy.log_evaluate(**point)) == (fresh, fresh_log)
+        power *= 10
+
+
 def test_evaluate_broadcasts_and_checks_elementwise() -> None:
     bound = make(x / y, {"x": 1, "y": 2}, hypotheses=[Hypothesis(sp.Le(x, y), "x below y")])
     values = bound.evaluate(x=np.array([[1.0], [2.0]]), y=np.array([2.0, 4.0]))

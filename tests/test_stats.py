@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict
+from dataclasses import asdict, is_dataclass
 from typing import Any
 
 import numpy as np
@@ -43,8 +43,11 @@ from fedtheory.stats import (
 EXACT = 1e-12
 
 
-def _spawn(seed: int, n: int) -> list[np.random.Generator]:
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
+def _spawn(seed: int, n: int) -> list[tuple[np.random.Generator, np.random.SeedSequence]]:
+    """n independent data sets: a generator for the data and a seed for the bootstrap of each
+    (stats refuses generators as seeds, so the bootstrap draws its own stream)."""
+    children = np.random.SeedSequence(seed).spawn(n)
+    return [(np.random.default_rng(child), child.spawn(1)[0]) for child in children]
 
 
 # --------------------------------------------------------------------------------------------
@@ -219,10 +222,82 @@ def test_bootstrap_is_deterministic_and_seed_dependent() -> None:
     other = slope_ci(x, samples, n_resamples=300, seed=18)
     assert (other.low, other.high) != (first.low, first.high)
     assert other.slope == first.slope
-    # int, SeedSequence and Generator seeds are the same stream
+    # int, numpy int and SeedSequence seeds are the same stream
     by_sequence = slope_ci(x, samples, n_resamples=300, seed=np.random.SeedSequence(17))
-    by_generator = slope_ci(x, samples, n_resamples=300, seed=np.random.default_rng(17))
-    assert by_sequence == first == by_generator
+    by_numpy_int = slope_ci(x, samples, n_resamples=300, seed=np.int64(17))
+    assert by_sequence == first == by_numpy_int
+
+
+def test_int_seed_draws_are_those_of_default_rng() -> None:
+    """Seed s resamples with numpy.random.default_rng(s): grid points in order, each drawing
+    (B, n_p) indices; a point with one replicate draws nothing."""
+    samples = [np.array([1.0, 2.0, 4.0]), np.array([7.0]), np.array([10.0, 20.0, 30.0, 50.0])]
+    rng = np.random.default_rng(17)
+    expected = np.column_stack(
+        [
+            s[rng.integers(0, s.size, size=(50, s.size))].mean(axis=1)
+            if s.size > 1
+            else np.full(50, s[0])
+            for s in samples
+        ]
+    )
+    np.testing.assert_array_equal(bootstrap_means(samples, n_resamples=50, seed=17), expected)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda s, seed: bootstrap_means(s, n_resamples=20, seed=seed),
+        lambda s, seed: bootstrap_ci(s, lambda r: r[0].mean(), n_resamples=20, seed=seed),
+        lambda s, seed: slope_ci([1.0, 2.0, 4.0], s, n_resamples=20, seed=seed),
+        lambda s, seed: floor_fit_ci([1.0, 2.0, 4.0], s, n_resamples=4, seed=seed),
+        lambda s, seed: find_crossing([1.0, 2.0, 4.0], s, s[::-1], n_resamples=20, seed=seed),
+        lambda s, seed: stats.crossing_draws(
+            [1.0, 2.0, 4.0], s, s[::-1], n_resamples=20, seed=seed
+        ),
+    ],
+    ids=["bootstrap_means", "bootstrap_ci", "slope_ci", "floor_fit_ci", "find_crossing", "draws"],
+)
+def test_a_generator_is_refused_as_seed(draw: Any) -> None:
+    """The seed is the package's Seed: the same seed must give the same bits, which a generator
+    (whose draws depend on its history) cannot promise. Nothing is drawn from it."""
+    samples = [np.array([3.0, 3.5]), np.array([2.0, 2.2]), np.array([1.0, 1.1])]
+    rng = np.random.default_rng(17)
+    state = rng.bit_generator.state
+    with pytest.raises(ParameterError) as info:
+        draw(samples, rng)
+    assert info.value.parameter == "seed"
+    assert "Generator" in str(info.value)
+    assert rng.bit_generator.state == state
+    by_int, by_sequence = draw(samples, 17), draw(samples, np.random.SeedSequence(17))
+    plain = [asdict(r) if is_dataclass(r) else r for r in (by_int, by_sequence)]
+    np.testing.assert_equal(*plain)
+
+
+def test_public_names_are_unchanged_and_seed_is_the_package_type() -> None:
+    assert sorted(stats.__all__) == [
+        "BootstrapCI",
+        "CrossingEstimate",
+        "FloorFit",
+        "FloorFitCI",
+        "MeanCI",
+        "PowerLawFit",
+        "SlopeCI",
+        "bonferroni",
+        "bootstrap_ci",
+        "bootstrap_means",
+        "crossing_draws",
+        "find_crossing",
+        "fit_power_law",
+        "fit_power_law_with_floor",
+        "floor_fit_ci",
+        "mean_ci",
+        "slope_ci",
+    ]
+    assert all(
+        getattr(stats, name).__module__.startswith("fedtheory.stats.") for name in stats.__all__
+    )
+    assert not hasattr(stats, "Seed")
 
 
 def test_deterministic_points_give_degenerate_slope_interval() -> None:
@@ -325,8 +400,8 @@ def test_slope_ci_coverage() -> None:
     x = np.logspace(0, 3, 6)
     n_sets = 300
     covered = 0
-    for rng in _spawn(2024, n_sets):
-        ci = slope_ci(x, _noisy_curve(rng, x, 40), n_resamples=1000, seed=rng)
+    for rng, seed in _spawn(2024, n_sets):
+        ci = slope_ci(x, _noisy_curve(rng, x, 40), n_resamples=1000, seed=seed)
         covered += ci.low <= -1.0 <= ci.high
     assert 0.90 <= covered / n_sets <= 0.985
 
@@ -467,10 +542,10 @@ def test_noisy_crossing_ci_covers_truth() -> None:
     x = np.logspace(0, 3, 7)
     truth = 10 ** (4 / 3)
     n_sets, covered = 150, 0
-    for rng in _spawn(77, n_sets):
+    for rng, seed in _spawn(77, n_sets):
         a = [1 + 0.5 * lx + rng.normal(0.0, 0.3, 30) for lx in np.log10(x)]
         b = [2 - 0.25 * lx + rng.normal(0.0, 0.3, 30) for lx in np.log10(x)]
-        est = find_crossing(x, a, b, n_resamples=500, seed=rng)
+        est = find_crossing(x, a, b, n_resamples=500, seed=seed)
         assert est.found
         assert est.direction == "a-above-b-after"
         assert est.low < est.x < est.high

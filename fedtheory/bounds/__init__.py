@@ -16,7 +16,7 @@ from __future__ import annotations
 
 # paper modules register their bounds on import
 from fedtheory.bounds import classic, fedlrgd, minimax
-from fedtheory.bounds._analysis import Crossing, Exponent
+from fedtheory.bounds._analysis import Crossover, Exponent
 from fedtheory.bounds._bound import (
     KINDS,
     STATUSES,
@@ -39,7 +39,7 @@ __all__ = [
     "STATUSES",
     "Bound",
     "Citation",
-    "Crossing",
+    "Crossover",
     "Exponent",
     "Hypothesis",
     "Kind",

@@ -23,6 +23,11 @@ found per regime: breakpoints of every Min/Max/Piecewise split the domain into i
 bounds are smooth expressions; in each interval the equation is solved symbolically (sympy) and,
 where that fails, numerically (sign changes on a fine logarithmic grid refined by bisection in
 mpmath; a tangential touching point without a sign change is not found by the numeric path).
+
+*Imports.* The functions here take the bound as an argument and use only its public interface
+(``id``, ``expr``, ``info``, ``example``, ``hypotheses``, ...) and two of its checks; the class
+:class:`~fedtheory.bounds.Bound` is imported for the type checker only. :mod:`._bound` imports this
+module, never the reverse; both draw exact numbers and lambdify helpers from :mod:`._expressions`.
 """
 
 from __future__ import annotations
@@ -40,13 +45,13 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from fedtheory.bounds._bound import _exact_number
+from fedtheory.bounds._expressions import MPMATH_NAMESPACE, exact_number, prepare_for_lambdify
 from fedtheory.errors import ParameterError
 
 if TYPE_CHECKING:
     from fedtheory.bounds._bound import Bound
 
-__all__ = ["Crossing", "Exponent", "crossover", "exponent", "local_exponent"]
+__all__ = ["Crossover", "Exponent", "crossover", "exponent", "local_exponent"]
 
 _BRANCHING = (sp.Min, sp.Max, sp.Piecewise)
 _NONSMOOTH = (sp.ceiling, sp.floor, sp.frac)
@@ -179,8 +184,11 @@ class Exponent:
 
 
 @dataclass(frozen=True)
-class Crossing:
-    """A point where two bounds are equal.
+class Crossover:
+    """A point (or an interval) where two bounds are equal: an item of :meth:`Bound.crossover`.
+
+    Not to be confused with the criterion :class:`fedtheory.verify.Crossing`, which locates where
+    two *measured* curves cross.
 
     Attributes
     ----------
@@ -273,7 +281,7 @@ def _substituted(
         else:
             continue
         used[name] = value
-        substitutions[sinfo.symbol] = _exact_number(value)
+        substitutions[sinfo.symbol] = exact_number(value)
     expr = bound.expr.subs(substitutions)
     if expr.has(sp.Sum, sp.Product):
         x = info[var].symbol if var is not None else None
@@ -309,7 +317,7 @@ def _substituted(
                         f"{bound.id}: sequence {name!r} has length {len(values)} but entry "
                         f"{int(index)} is needed"
                     )
-                replacement[item] = _exact_number(values[int(index)])
+                replacement[item] = exact_number(values[int(index)])
             expr = expr.xreplace(replacement)
     return expr, used
 
@@ -335,9 +343,7 @@ def _sample_points(at: str, x0: float) -> list[mpmath.mpf]:
 
 
 def _mp_function(expr: sp.Expr, x: sp.Symbol) -> Any:
-    from fedtheory.bounds._bound import _MPMATH_NAMESPACE, _prepare_for_lambdify
-
-    function = sp.lambdify([x], _prepare_for_lambdify(expr), modules=[_MPMATH_NAMESPACE, "mpmath"])
+    function = sp.lambdify([x], prepare_for_lambdify(expr), modules=[MPMATH_NAMESPACE, "mpmath"])
 
     def evaluate(point: Any) -> Any:
         try:
@@ -640,7 +646,7 @@ def _check_path(
 ) -> None:
     """Refuse a limit that leaves the theorem's hypotheses (δ → ∞ when δ < 1 is assumed)."""
     substitutions = {
-        bound.info[n].symbol: _exact_number(v)
+        bound.info[n].symbol: exact_number(v)
         for n, v in used.items()
         if bound.info[n].role != "sequence"
     }
@@ -787,7 +793,7 @@ def _real_roots(
     return sorted(roots, key=lambda r: r[0])
 
 
-def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Crossing]:
+def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Crossover]:
     """All points where ``first`` and ``second`` are equal as functions of ``var``.
 
     Parameters
@@ -802,7 +808,7 @@ def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Cross
 
     Returns
     -------
-    list of Crossing
+    list of Crossover
         Sorted by location; empty when the bounds never meet on the domain of ``var``.
 
     Raises
@@ -848,14 +854,14 @@ def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Cross
         boundaries.extend(r[0] for r in _real_roots(equation, x, lo, sp.oo, scale))
     edges = sorted({b for b in boundaries if b > lo})
     cuts = [float(lo), *edges, float("inf")]
-    results: list[Crossing] = []
+    results: list[Crossover] = []
     for left, right in itertools.pairwise(cuts):
         probe = _interior(left, right)
         f_piece = _resolve_at(f, x, probe)
         g_piece = _resolve_at(g, x, probe)
         difference = f_piece - g_piece
         if sp.simplify(difference) == 0:
-            results.append(Crossing(var, left, None, "symbolic", kind="coincide", until=right))
+            results.append(Crossover(var, left, None, "symbolic", kind="coincide", until=right))
             continue
         for value, exact, method in _real_roots(difference, x, left, right, scale):
             results.append(_annotate(first, second, var, x, f, g, value, exact, method, fixed))
@@ -893,7 +899,7 @@ def _annotate(
     exact: sp.Expr | None,
     method: str,
     fixed: Mapping[str, Any],
-) -> Crossing:
+) -> Crossover:
     f_mp, g_mp = _mp_function(f, x), _mp_function(g, x)
     step = mpmath.mpf("1e-6") * max(abs(mpmath.mpf(value)), mpmath.mpf("1e-12"))
     with mpmath.workdps(_DPS):
@@ -912,7 +918,7 @@ def _annotate(
             bound._check_hypotheses(arrays, ())
         except (ParameterError, ValueError):
             within = False
-    return Crossing(
+    return Crossover(
         var,
         float(value),
         exact,
@@ -931,7 +937,7 @@ def _symbolic_crossover(
     f: sp.Expr,
     g: sp.Expr,
     free: set[sp.Symbol],
-) -> list[Crossing]:
+) -> list[Crossover]:
     if f.has(*_BRANCHING) or g.has(*_BRANCHING):
         names = ", ".join(sorted(str(s) for s in free))
         raise ParameterError(
@@ -961,5 +967,5 @@ def _symbolic_crossover(
             and any(sp.simplify(s + r) == 0 for r in roots)
         ):
             continue  # of a pair ±r for a nonnegative variable, only +r can be in the domain
-        results.append(Crossing(var, None, s, "symbolic"))
+        results.append(Crossover(var, None, s, "symbolic"))
     return results

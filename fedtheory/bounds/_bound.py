@@ -5,8 +5,9 @@ domain of each symbol, the theorem's hypotheses, what kind of statement it is (u
 exact, or an order statement "≲" whose constant is unknown), where it was printed and whether it
 is the printed, a corrected or a derived form, and an example point of valid parameter values.
 
-Numerical evaluation is vectorised (``lambdify`` compiled once per bound and cached), checks every
-hypothesis elementwise, and escapes to arbitrary precision (mpmath) where float64 overflows.
+Numerical evaluation is vectorised (``lambdify`` compiled once per bound and cached, to the same
+code in every process), checks every hypothesis elementwise, and escapes to arbitrary precision
+(mpmath) where float64 overflows.
 Asymptotic questions (:meth:`Bound.exponent`, :meth:`Bound.crossover`) live in
 :mod:`fedtheory.bounds._analysis`.
 """
@@ -18,18 +19,24 @@ import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import mpmath
 import numpy as np
 import sympy as sp
 
+from fedtheory.bounds import _analysis
+from fedtheory.bounds._analysis import Crossover, Exponent
 from fedtheory.bounds._citation import Citation, check_paper
+from fedtheory.bounds._expressions import (
+    MPMATH_NAMESPACE,
+    NUMPY_NAMESPACE,
+    exact_number,
+    lambdify,
+    prepare_for_lambdify,
+)
 from fedtheory.bounds._symbols import COMMON, Role, SymbolInfo, Vocabulary
 from fedtheory.errors import ConditionError, FloatRangeError, ParameterError, format_assignment
-
-if TYPE_CHECKING:
-    from fedtheory.bounds._analysis import Crossing, Exponent
 
 __all__ = [
     "KINDS",
@@ -70,30 +77,6 @@ _ID_PATTERN = re.compile(r"^[a-z][a-z0-9]*(\.[a-z0-9][a-z0-9_-]*)+$")
 _RESERVED = frozenset({"check"})
 #: Working precision (decimal digits) of the arbitrary-precision fallback.
 MP_DPS = 50
-
-# Min/Max are rewritten into these undefined functions before lambdify so that they broadcast
-# (sympy's numpy printer emits numpy.amin((a, b), axis=0), which fails for mixed shapes).
-_FMIN = sp.Function("fedtheory_min")
-_FMAX = sp.Function("fedtheory_max")
-
-
-def _np_min(*args: Any) -> Any:
-    return functools.reduce(np.minimum, args)
-
-
-def _np_max(*args: Any) -> Any:
-    return functools.reduce(np.maximum, args)
-
-
-_NUMPY_NAMESPACE = {"fedtheory_min": _np_min, "fedtheory_max": _np_max}
-_MPMATH_NAMESPACE = {
-    "fedtheory_min": lambda *a: min(a),
-    "fedtheory_max": lambda *a: max(a),
-}
-
-
-def _prepare_for_lambdify(expr: sp.Basic) -> sp.Basic:
-    return expr.replace(sp.Min, _FMIN).replace(sp.Max, _FMAX)
 
 
 @dataclass(frozen=True)
@@ -137,11 +120,12 @@ class Hypothesis:
 
     def latex(self, symbol_names: Mapping[sp.Basic, str] | None = None) -> str:
         """LaTeX of the relation."""
-        return sp.latex(self.relation, symbol_names=dict(symbol_names or {}))
+        text: str = sp.latex(self.relation, symbol_names=dict(symbol_names or {}))
+        return text
 
 
 def _relation_text(relation: sp.Basic) -> str:
-    text = sp.sstr(relation)
+    text: str = sp.sstr(relation)
     return text.replace(">=", "≥").replace("<=", "≤").replace("!=", "≠")
 
 
@@ -454,30 +438,27 @@ class Bound:
 
     @functools.cached_property
     def _numpy_function(self) -> Any:
-        return sp.lambdify(
+        return lambdify(
             self._arg_symbols,
-            _prepare_for_lambdify(self.expr),
-            modules=[_NUMPY_NAMESPACE, "scipy", "numpy"],
-            dummify=True,
+            prepare_for_lambdify(self.expr),
+            [NUMPY_NAMESPACE, "scipy", "numpy"],
         )
 
     @functools.cached_property
     def _mpmath_function(self) -> Any:
-        return sp.lambdify(
+        return lambdify(
             self._arg_symbols,
-            _prepare_for_lambdify(self.expr),
-            modules=[_MPMATH_NAMESPACE, "mpmath"],
-            dummify=True,
+            prepare_for_lambdify(self.expr),
+            [MPMATH_NAMESPACE, "mpmath"],
         )
 
     @functools.cached_property
     def _hypothesis_functions(self) -> list[Any]:
         return [
-            sp.lambdify(
+            lambdify(
                 self._arg_symbols,
-                _prepare_for_lambdify(h.relation),
-                modules=[_NUMPY_NAMESPACE, "scipy", "numpy"],
-                dummify=True,
+                prepare_for_lambdify(h.relation),
+                [NUMPY_NAMESPACE, "scipy", "numpy"],
             )
             for h in self.hypotheses
         ]
@@ -521,7 +502,8 @@ class Bound:
             return np.asarray(raw.astype(float), dtype=float)
         with np.errstate(all="ignore"):
             raw = self._numpy_function(*self._ordered(arrays, python_scalars=False))
-        return np.broadcast_to(np.asarray(raw, dtype=float), shape).copy()
+        values: np.ndarray = np.broadcast_to(np.asarray(raw, dtype=float), shape).copy()
+        return values
 
     def _sequence_length_message(self, arrays: Mapping[str, np.ndarray]) -> str:
         lengths = ", ".join(f"{n} has length {arrays[n].size}" for n in self.sequences)
@@ -706,25 +688,20 @@ class Bound:
         which the bound approaches its limit), the handling of Min/Max regimes, and the fields
         of the returned :class:`~fedtheory.bounds._analysis.Exponent`.
         """
-        from fedtheory.bounds._analysis import exponent
-
-        return exponent(self, var, at, keep=keep, method=method, **fixed)
+        return _analysis.exponent(self, var, at, keep=keep, method=method, **fixed)
 
     def local_exponent(self, var: str, at: float, **fixed: Any) -> float:
         """Local log-log slope d log B / d log ``var`` at ``var = at`` (others from ``fixed``
         or the example point). See :func:`fedtheory.bounds._analysis.local_exponent`."""
-        from fedtheory.bounds._analysis import local_exponent
+        return _analysis.local_exponent(self, var, at, **fixed)
 
-        return local_exponent(self, var, at, **fixed)
-
-    def crossover(self, other: Bound, var: str, **fixed: Any) -> list[Crossing]:
+    def crossover(self, other: Bound, var: str, **fixed: Any) -> list[Crossover]:
         """Every point where this bound and ``other`` are equal as functions of ``var``.
 
-        See :func:`fedtheory.bounds._analysis.crossover`.
+        See :func:`fedtheory.bounds._analysis.crossover` and the fields of the returned
+        :class:`~fedtheory.bounds.Crossover`.
         """
-        from fedtheory.bounds._analysis import crossover
-
-        return crossover(self, other, var, **fixed)
+        return _analysis.crossover(self, other, var, **fixed)
 
     # ------------------------------------------------------------------ transformations
     def subs(self, **values: Any) -> Bound:
@@ -750,7 +727,7 @@ class Bound:
                 )
             if isinstance(value, (int, float, np.integer, np.floating)):
                 _check_domain(name, np.asarray(value, dtype=float), info.symbol)
-            substitutions[info.symbol] = _exact_number(value)
+            substitutions[info.symbol] = exact_number(value)
         hypotheses = []
         for hyp in self.hypotheses:
             relation = hyp.relation.subs(substitutions)
@@ -803,7 +780,8 @@ class Bound:
 
     def latex(self) -> str:
         """LaTeX of the expression."""
-        return sp.latex(self.expr, symbol_names=self.symbol_names)
+        text: str = sp.latex(self.expr, symbol_names=self.symbol_names)
+        return text
 
     def statement_latex(self) -> str:
         """LaTeX of the full statement, ``quantity ≤ expression``."""
@@ -812,7 +790,8 @@ class Bound:
 
     def pretty(self) -> str:
         """Two-dimensional unicode rendering of the expression (sympy's pretty printer)."""
-        return sp.pretty(self.expr, use_unicode=True)
+        text: str = sp.pretty(self.expr, use_unicode=True)
+        return text
 
     def _repr_latex_(self) -> str:
         return f"$\\displaystyle {self.statement_latex()}$"
@@ -831,25 +810,6 @@ class Bound:
         lines.extend(f"  if {h}" + (f"  ({h.note})" if h.note else "") for h in self.hypotheses)
         lines.append(f"  source: {self.source}")
         return "\n".join(lines)
-
-
-def _exact_number(value: Any) -> sp.Expr:
-    """A number as an exact sympy number (floats via their shortest repr: 0.1 → 1/10)."""
-    if isinstance(value, sp.Basic):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        raise ParameterError(parameter="value", value=value, rule="must be a number")
-    if isinstance(value, (int, np.integer)):
-        return sp.Integer(int(value))
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ParameterError(
-            parameter="value", value=value, rule="must be a number or a sympy expression"
-        ) from None
-    if number.is_integer():
-        return sp.Integer(int(number))
-    return sp.Rational(repr(number))
 
 
 def _indices(mask: np.ndarray) -> list[tuple[int, ...]]:
@@ -892,6 +852,9 @@ def _check_domain(name: str, array: np.ndarray, symbol: sp.Symbol) -> None:
 
 
 # ---------------------------------------------------------------------- registry
+#: The registered bounds by id. The paper modules fill it when they are imported, which
+#: ``fedtheory/bounds/__init__.py`` does; Python runs that file before any submodule of the
+#: package, so the registry is complete whichever module a caller imports first.
 _REGISTRY: dict[str, Bound] = {}
 
 
@@ -924,7 +887,6 @@ def get(id: str) -> Bound:
     ParameterError
         If no bound has that id; the message lists close matches.
     """
-    _load_catalog()
     try:
         return _REGISTRY[id]
     except KeyError:
@@ -937,7 +899,6 @@ def get(id: str) -> Bound:
 
 def ids(paper: str | None = None) -> list[str]:
     """Sorted ids of the registered bounds, optionally only those of ``paper``."""
-    _load_catalog()
     if paper is not None:
         check_paper(paper)
     return sorted(i for i in _REGISTRY if paper is None or _REGISTRY[i].paper == paper)
@@ -946,9 +907,3 @@ def ids(paper: str | None = None) -> list[str]:
 def iter_bounds(paper: str | None = None) -> Iterator[Bound]:
     """Registered bounds in id order, optionally only those of ``paper``."""
     return (_REGISTRY[i] for i in ids(paper))
-
-
-def _load_catalog() -> None:
-    # The paper modules register their bounds on import; importing the package is enough, this
-    # makes direct imports of _bound work too.
-    import fedtheory.bounds  # noqa: F401

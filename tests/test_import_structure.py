@@ -1,0 +1,169 @@
+"""How the symbolic layer and the statistics are put together: circle-free imports, no numba.
+
+DESIGN §1: dependencies point one way, downward, and ``bounds`` depend on sympy alone (never
+numba). The module graph of ``fedtheory.bounds`` and ``fedtheory.stats`` is read from the source
+(imports executed when a module is loaded; imports under ``if TYPE_CHECKING:`` are for the type
+checker only) and must have no circle, without imports hidden inside functions to dodge one.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import fedtheory
+
+PACKAGE = Path(fedtheory.__file__).parent
+LAYERS = ("bounds", "stats")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules(layer: str) -> dict[str, ast.Module]:
+    return {
+        _module_name(path): ast.parse(path.read_text())
+        for path in sorted((PACKAGE / layer).rglob("*.py"))
+    }
+
+
+def _is_type_checking_block(node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and ast.unparse(node.test) in (
+        "TYPE_CHECKING",
+        "typing.TYPE_CHECKING",
+    )
+
+
+def _load_time_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Imports run when the module is loaded: module level, outside ``if TYPE_CHECKING:``."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        elif isinstance(node, (ast.If, ast.Try)) and not _is_type_checking_block(node):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                for child in getattr(node, field, []):
+                    pending.extend(child.body if isinstance(child, ast.ExceptHandler) else [child])
+    return found
+
+
+def _targets(node: ast.Import | ast.ImportFrom, known: set[str]) -> set[str]:
+    """The modules of ``known`` that an import statement loads (``from pkg import submodule``
+    loads the submodule)."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names} & known
+    module = node.module or ""
+    targets = {f"{module}.{alias.name}" for alias in node.names} & known
+    return targets or ({module} & known)
+
+
+def _graph(layer: str) -> dict[str, set[str]]:
+    modules = _modules(layer)
+    known = set(modules)
+    return {
+        name: set().union(*(_targets(node, known) for node in _load_time_imports(tree))) - {name}
+        for name, tree in modules.items()
+    }
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    cycles: list[list[str]] = []
+    state: dict[str, str] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = "open"
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == "open":
+                cycles.append([*path[path.index(target) :], target])
+            elif target not in state:
+                visit(target, [*path, target])
+        state[node] = "done"
+
+    for start in sorted(graph):
+        if start not in state:
+            visit(start, [start])
+    return cycles
+
+
+def test_cycle_finder_finds_a_circle() -> None:
+    """The checker below can fail: a two-module circle is reported."""
+    assert _cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b", "a"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x.y\nimport x.z\n"
+    names = {ast.unparse(n) for n in _load_time_imports(ast.parse(source))}
+    assert names == {"import x.z", "from typing import TYPE_CHECKING"}
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_module_graph_has_no_circle(layer: str) -> None:
+    graph = _graph(layer)
+    assert len(graph) > 3
+    assert _cycles(graph) == []
+
+
+def test_bound_core_imports_its_analysis_not_the_reverse() -> None:
+    graph = _graph("bounds")
+    assert "fedtheory.bounds._analysis" in graph["fedtheory.bounds._bound"]
+    assert "fedtheory.bounds._bound" not in graph["fedtheory.bounds._analysis"]
+    shared = "fedtheory.bounds._expressions"
+    assert shared in graph["fedtheory.bounds._bound"]
+    assert shared in graph["fedtheory.bounds._analysis"]
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_no_import_inside_functions(layer: str) -> None:
+    """No fedtheory import is deferred into a function (the way a circle is usually dodged)."""
+    offenders = []
+    for name, tree in _modules(layer).items():
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("fedtheory"):
+                    offenders.append(f"{name}:{node.lineno}")
+                if isinstance(node, ast.Import) and any(
+                    alias.name.startswith("fedtheory") for alias in node.names
+                ):
+                    offenders.append(f"{name}:{node.lineno}")
+    assert offenders == []
+
+
+def _loaded_modules_after(code: str) -> set[str]:
+    script = textwrap.dedent(code) + "\nimport sys\nprint('\\n'.join(sorted(sys.modules)))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=300
+    )
+    return set(done.stdout.split())
+
+
+def test_bounds_never_import_numba() -> None:
+    """Importing and using the symbolic layer (evaluation, exponents, crossovers) loads sympy and
+    no numba (DESIGN §2: bounds are sympy only)."""
+    loaded = _loaded_modules_after(
+        """
+        import fedtheory.bounds as bounds
+        gd = bounds.get("classic.gd.strongly-convex")
+        gd.evaluate(L=10, mu=1, T=[10, 20], Delta0=1)
+        assert gd.exponent("Delta0").power == 1
+        sgd = bounds.get("classic.sgd.strongly-convex.distance")
+        sgd.crossover(bounds.get("classic.gd.strongly-convex.distance"), "T",
+                      G2=1, mu=1, L=10, D0=100)
+        """
+    )
+    assert "fedtheory.bounds" in loaded and "sympy" in loaded
+    assert not {m for m in loaded if m == "numba" or m.startswith("numba.")}
+    assert not {m for m in loaded if m.startswith(("fedtheory.algorithms", "fedtheory._jit"))}
+
+
+def test_a_numba_import_would_be_seen() -> None:
+    """The check above can fail: the same probe sees numba once the algorithms are imported."""
+    assert "numba" in _loaded_modules_after("import fedtheory.bounds, fedtheory.algorithms")
