@@ -38,7 +38,8 @@ def readonly(array: Any, dtype: Any = np.float64, *, copy: bool = True) -> np.nd
 
 def kernel_array(array: Any, dtype: Any = np.float64) -> np.ndarray:
     """``array`` as a writable C-contiguous array of ``dtype`` (no copy when it already is one)."""
-    array = np.asarray(array)
-    if array.dtype == dtype and array.flags.c_contiguous and array.flags.writeable:
-        return array
-    return np.array(array, dtype=dtype, order="C")
+    given: np.ndarray = np.asarray(array)
+    if given.dtype == dtype and given.flags.c_contiguous and given.flags.writeable:
+        return given
+    converted: np.ndarray = np.array(given, dtype=dtype, order="C")
+    return converted

@@ -23,8 +23,10 @@ jitted function passed as an argument does none of that: numba types each dispat
 address, so a loop specialised for it can be neither cached nor shared between processes. The
 idiom here is static dispatch on a type instead:
 
-- a pluggable part is a :class:`typing.NamedTuple` of its parameters (arrays and numbers), and
-  its class names its kernels as plain class attributes, e.g. ``client_update = _sgd_update``;
+- a pluggable part is a :class:`typing.NamedTuple` of its parameters (arrays and numbers),
+  subclassed by a class that names its kernels as plain class attributes, e.g.
+  ``client_update = _sgd_update`` (the subclass keeps type checkers from reading the kernels as
+  fields; numba types an instance by the subclass);
 - :func:`dispatch` makes a generic kernel-callable function ``f(obj, *args)`` that runs
   ``type(obj).<name>(obj, *args)``. Inside a kernel numba resolves it at compile time from the
   NamedTuple type (a stable type: the caller caches and inlines); in plain Python (and with
@@ -52,10 +54,10 @@ import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 import numba
-from numba.core import caching
+from numba.core import caching as _numba_caching
 from numba.extending import overload as _numba_overload
 
 __all__ = [
@@ -83,6 +85,8 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _PACKAGE = Path(__file__).resolve().parent
 #: A module whose source contains this marker defines kernels (it imports this module).
 _KERNEL_MARKER = b"fedtheory._jit import"
+#: numba's cache machinery (untyped: a private API, used in this module only).
+caching: Any = _numba_caching
 
 
 class _PackageCacheIndex(caching.IndexDataCacheFile):  # type: ignore[misc]
@@ -91,7 +95,7 @@ class _PackageCacheIndex(caching.IndexDataCacheFile):  # type: ignore[misc]
 
     def _load_index(self) -> dict[Any, Any]:
         try:
-            return super()._load_index()  # type: ignore[no-any-return]
+            return dict(super()._load_index())
         except Exception:
             return {}
 
@@ -145,12 +149,12 @@ def njit(function: Any = None, /, **options: Any) -> Any:
     Typed so that a decorated kernel keeps its own signature for mypy.
     """
     settings = {**JIT_OPTIONS, **options}
-    compile_with = numba.njit(**settings)
+    compile_with = cast(Any, numba.njit)(**settings)
 
     def compile_one(kernel: Any) -> Any:
         dispatcher = compile_with(kernel)
         if settings.get("cache") and isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
-            dispatcher._cache = _PackageFunctionCache(dispatcher.py_func)
+            cast(Any, dispatcher)._cache = _PackageFunctionCache(dispatcher.py_func)
         return dispatcher
 
     return compile_one if function is None else compile_one(function)
@@ -167,8 +171,8 @@ def jit_disabled() -> bool:
 def dispatch(name: str, *, default: Callable[..., Any] | None = None) -> Callable[..., Any]:
     """A generic kernel ``f(obj, *args)`` that calls ``type(obj).<name>(obj, *args)``.
 
-    ``obj`` is a :class:`typing.NamedTuple` whose class has the kernel as attribute ``name``
-    (see the module docstring). Callable from kernels and from Python alike.
+    ``obj`` is an instance of a :class:`typing.NamedTuple` subclass that has the kernel as class
+    attribute ``name`` (see the module docstring). Callable from kernels and from Python alike.
 
     Parameters
     ----------
@@ -184,8 +188,10 @@ def dispatch(name: str, *, default: Callable[..., Any] | None = None) -> Callabl
     >>> @njit(cache=False)  # defined in a doctest: no file to cache it next to
     ... def _scaled(rule, x):
     ...     return rule.factor * x
-    >>> class Scale(NamedTuple):
+    >>> class _ScaleFields(NamedTuple):
     ...     factor: float
+    >>> class Scale(_ScaleFields):
+    ...     __slots__ = ()
     ...     apply = _scaled
     >>> apply = dispatch("apply")
     >>> @njit(cache=False)
@@ -204,21 +210,23 @@ def dispatch(name: str, *, default: Callable[..., Any] | None = None) -> Callabl
     generic.__name__ = generic.__qualname__ = name
     generic.__doc__ = f"Run ``type(obj).{name}(obj, *args)`` (static dispatch in kernels)."
 
-    # Not cached on its own: the one-line call is compiled into (and cached with) its caller.
-    @_numba_overload(generic, jit_options={**JIT_OPTIONS, "cache": False})
     def _resolve(obj: Any, *args: Any) -> Any:
         owner = getattr(obj, "instance_class", None)
         kernel = getattr(owner, name, default) if owner is not None else None
         if kernel is None:
             raise numba.core.errors.TypingError(
                 f"{getattr(owner, '__name__', obj)} has no kernel {name!r} "
-                "(pluggable kernels are NamedTuples with the kernel as a class attribute)"
+                "(a pluggable kernel is a class attribute of a NamedTuple subclass)"
             )
 
         def call(obj: Any, *args: Any) -> Any:
             return kernel(obj, *args)
 
         return call
+
+    # Not cached on its own: the one-line call is compiled into (and cached with) its caller.
+    register = cast(Any, _numba_overload)(generic, jit_options={**JIT_OPTIONS, "cache": False})
+    register(_resolve)
 
     return generic
 
@@ -250,7 +258,7 @@ def _package_digest() -> bytes:
     return _digest(_PACKAGE)
 
 
-class _PackageKernelLocator(caching._CacheLocator):
+class _PackageKernelLocator(caching._CacheLocator):  # type: ignore[misc]
     """numba cache locator for functions defined in ``fedtheory/``: numba's own choice of cache
     folder, with a stamp that also covers every kernel module of the package."""
 

@@ -92,11 +92,15 @@ def _scaled_update(rule, problem, state, r, t, i, server_model, w, row):  # type
     row[FLOATS_DOWN] += d
 
 
-class ScaledGradientStep(NamedTuple):
-    """A reweighted client step (the shape of GIFAIR's): client i's step is scaled by s_i."""
-
+class _ScaledGradientStepFields(NamedTuple):
     eta: float
     scales: np.ndarray
+
+
+class ScaledGradientStep(_ScaledGradientStepFields):
+    """A reweighted client step (the shape of GIFAIR's): client i's step is scaled by s_i."""
+
+    __slots__ = ()
 
     client_state = _scaled_state
     client_update = _scaled_update
@@ -154,14 +158,18 @@ def test_sample_gradient_matches_twin(loss: str) -> None:
             np.testing.assert_allclose(out, twin, rtol=1e-13, atol=1e-15)
 
 
-class _LinearSamplesWithoutFastPath(NamedTuple):
-    """The linear-loss samples without their minibatch kernel: LocalSGD then takes the generic
-    step written with per-sample gradients."""
-
+class _LinearSamplesWithoutFastPathFields(NamedTuple):
     features: np.ndarray
     targets: np.ndarray
     counts: np.ndarray
     loss: int
+
+
+class _LinearSamplesWithoutFastPath(_LinearSamplesWithoutFastPathFields):
+    """The linear-loss samples without their minibatch kernel: LocalSGD then takes the generic
+    step written with per-sample gradients."""
+
+    __slots__ = ()
 
     sample_count = _sample_count
     max_sample_count = _max_sample_count

@@ -177,12 +177,12 @@ def _check_batch(batch: Any, data: _Data) -> int:
         raise ParameterError(
             parameter="batch", value=batch, rule=f"must be at most min n_i = {smallest}"
         )
-    return batch
+    return int(batch)
 
 
 def _weights(weights: Any, data: _Data) -> np.ndarray:
     if weights is None:
-        return data.counts / data.counts.sum(axis=1, keepdims=True)
+        return np.asarray(data.counts / data.counts.sum(axis=1, keepdims=True))
     p = check_weights(weights, data.m)
     return np.ascontiguousarray(np.broadcast_to(p, (data.reps, data.m)))
 
@@ -232,7 +232,7 @@ def _clients_per_round(value: Any, m: int) -> int:
         raise ParameterError(
             parameter="clients_per_round", value=value, rule=f"must be at most m = {m}"
         )
-    return value
+    return int(value)
 
 
 def _replicate_seeds(seed: Any, data: _Data) -> list[Any]:

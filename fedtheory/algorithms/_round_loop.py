@@ -4,7 +4,7 @@
 for each row t (a round) the *training* clients run the client step in the order given, then —
 in rows that aggregate — the server step combines the *uploading* clients' states. What a client
 and the server do is pluggable (the idiom of :func:`fedtheory._jit.dispatch`): a client step is
-a :class:`typing.NamedTuple` of parameters whose class names the kernels
+a subclass of a :class:`typing.NamedTuple` of its parameters that names the kernels
 
 - ``client_state(rule, problem, r, m, d) -> state``: per-replicate client-side state (a tuple
   of arrays: sample streams, scratch buffers, control variates, query histories, ...);
@@ -25,6 +25,8 @@ The generic steps are in :mod:`fedtheory.algorithms.client_steps` and
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -49,9 +51,9 @@ _COUNTERS = len(COUNTERS)
 
 @njit
 def _round_loop(
-    problem: tuple,  # type: ignore[type-arg]
-    client_rule: tuple,  # type: ignore[type-arg]
-    server_rule: tuple,  # type: ignore[type-arg]
+    problem: tuple[Any, ...],
+    client_rule: tuple[Any, ...],
+    server_rule: tuple[Any, ...],
     trainers: np.ndarray,
     trainer_counts: np.ndarray,
     uploaders: np.ndarray,

@@ -38,7 +38,8 @@ def _mix(z: np.uint64) -> np.uint64:
     """SplitMix64 finaliser (mod 2^64)."""
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+    mixed: np.uint64 = z ^ (z >> _S31)
+    return mixed
 
 
 @njit

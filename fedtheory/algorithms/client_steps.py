@@ -1,8 +1,8 @@
 """Generic client steps of the round loop (DESIGN §3).
 
-A client step is a :class:`typing.NamedTuple` of its parameters whose class names two kernels,
-``client_state`` and ``client_update`` (:mod:`fedtheory.algorithms._round_loop` states their
-contract). The steps here are paper-free; a paper adds its own in ``fedtheory/papers/<key>/``.
+A client step is a subclass of a :class:`typing.NamedTuple` of its parameters that names two
+kernels, ``client_state`` and ``client_update`` (:mod:`fedtheory.algorithms._round_loop` states
+their contract). The steps here are paper-free; a paper adds its own in ``fedtheory/papers/<key>/``.
 
 :class:`LocalSGD`
     Local (proximal, projected) minibatch SGD from the server's model or warm-started from the
@@ -22,7 +22,7 @@ Every update counts its own work into the row (local steps, gradient calls, floa
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -46,10 +46,10 @@ __all__ = ["FullGradientSum", "LocalSGD", "PresampledSGD"]
 @njit
 def _local_sgd_state(
     rule: LocalSGD,
-    problem: tuple,
+    problem: tuple[Any, ...],
     r: int,
     m: int,
-    d: int,  # type: ignore[type-arg]
+    d: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per replicate: every client's row permutation (the identity), cursor, draw counter and
     stream key, and a scratch buffer of ``batch`` floats."""
@@ -69,7 +69,7 @@ def _local_sgd_state(
 @njit
 def _local_sgd_update(
     rule: LocalSGD,
-    problem: tuple,  # type: ignore[type-arg]
+    problem: tuple[Any, ...],
     state: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     r: int,
     t: int,
@@ -140,7 +140,19 @@ def _local_sgd_update(
     row[GRADIENT_CALLS] += gradients
 
 
-class LocalSGD(NamedTuple):
+class _LocalSGDFields(NamedTuple):
+    work: np.ndarray
+    epochs: bool
+    batch: int
+    steps: np.ndarray
+    lam: float
+    radius: float
+    warm_start: bool
+    receives_server_model: bool
+    seeds: np.ndarray
+
+
+class LocalSGD(_LocalSGDFields):
     """Local projected (proximal) minibatch SGD, sampling without replacement.
 
     In row t the client runs ``work[t]`` units (epochs or steps) of
@@ -171,15 +183,7 @@ class LocalSGD(NamedTuple):
         ``(R,)`` uint64 stream seed of each replicate.
     """
 
-    work: np.ndarray
-    epochs: bool
-    batch: int
-    steps: np.ndarray
-    lam: float
-    radius: float
-    warm_start: bool
-    receives_server_model: bool
-    seeds: np.ndarray
+    __slots__ = ()
 
     client_state = _local_sgd_state
     client_update = _local_sgd_update
@@ -190,11 +194,11 @@ class LocalSGD(NamedTuple):
 
 @njit
 def _gradient_buffer(
-    rule: tuple,
-    problem: tuple,
+    rule: tuple[Any, ...],
+    problem: tuple[Any, ...],
     r: int,
     m: int,
-    d: int,  # type: ignore[type-arg]
+    d: int,
 ) -> tuple[np.ndarray]:
     return (np.empty(d),)
 
@@ -202,7 +206,7 @@ def _gradient_buffer(
 @njit
 def _presampled_update(
     rule: PresampledSGD,
-    problem: tuple,  # type: ignore[type-arg]
+    problem: tuple[Any, ...],
     state: tuple[np.ndarray],
     r: int,
     t: int,
@@ -227,7 +231,12 @@ def _presampled_update(
     row[GRADIENT_CALLS] += b
 
 
-class PresampledSGD(NamedTuple):
+class _PresampledSGDFields(NamedTuple):
+    steps: np.ndarray
+    samples: np.ndarray
+
+
+class PresampledSGD(_PresampledSGDFields):
     """Single-sample SGD from the server's model on pre-drawn sample indices.
 
     In row t client i sets w ← w^g and takes b steps w ← w − η_t ∇ℓ(w; z_{i,j_k}) with
@@ -242,8 +251,7 @@ class PresampledSGD(NamedTuple):
         ``(rows, m, b)`` int64 sample indices (entries of clients that do not train are unused).
     """
 
-    steps: np.ndarray
-    samples: np.ndarray
+    __slots__ = ()
 
     client_state = _gradient_buffer
     client_update = _presampled_update
@@ -255,7 +263,7 @@ class PresampledSGD(NamedTuple):
 @njit
 def _gradient_sum_update(
     rule: FullGradientSum,
-    problem: tuple,  # type: ignore[type-arg]
+    problem: tuple[Any, ...],
     state: tuple[np.ndarray],
     r: int,
     t: int,
@@ -278,11 +286,17 @@ def _gradient_sum_update(
     row[GRADIENT_CALLS] += n
 
 
-class FullGradientSum(NamedTuple):
+class _FullGradientSumFields(NamedTuple):
+    pass
+
+
+class FullGradientSum(_FullGradientSumFields):
     """The client's exact gradient sum at the server's model, kept as its upload.
 
     No parameters: a client with n_i samples makes n_i gradient calls and receives w^g.
     """
+
+    __slots__ = ()
 
     client_state = _gradient_buffer
     client_update = _gradient_sum_update

@@ -271,7 +271,7 @@ def _federated_loop(
     # (wrapping uint64 arithmetic is intended); compiled or not, a diverging run must reach
     # the divergence check of the caller.
     with np.errstate(all="ignore"):
-        return _round_loop(  # type: ignore[no-any-return]
+        return _round_loop(
             samples,
             client_step,
             server_step,

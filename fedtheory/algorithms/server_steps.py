@@ -1,8 +1,8 @@
 """Generic server steps of the round loop (DESIGN §3).
 
-A server step is a :class:`typing.NamedTuple` of its parameters whose class names two kernels,
-``server_state`` and ``server_update`` (:mod:`fedtheory.algorithms._round_loop` states their
-contract). Each counts the floats it receives (d per uploading client) and the gradients it
+A server step is a subclass of a :class:`typing.NamedTuple` of its parameters that names two
+kernels, ``server_state`` and ``server_update`` (:mod:`fedtheory.algorithms._round_loop` states
+their contract). Each counts the floats it receives (d per uploading client) and the gradients it
 computes on the server's own data.
 
 :class:`ServerStep`
@@ -19,7 +19,7 @@ computes on the server's own data.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -33,11 +33,11 @@ __all__ = ["GradientStep", "ModelAverage", "ServerStep"]
 
 @njit
 def _vector_buffer(
-    rule: tuple,
-    problem: tuple,
+    rule: tuple[Any, ...],
+    problem: tuple[Any, ...],
     r: int,
     m: int,
-    d: int,  # type: ignore[type-arg]
+    d: int,
 ) -> tuple[np.ndarray]:
     return (np.empty(d),)
 
@@ -48,7 +48,7 @@ def _vector_buffer(
 @njit
 def _server_step_update(
     rule: ServerStep,
-    problem: tuple,  # type: ignore[type-arg]
+    problem: tuple[Any, ...],
     state: tuple[np.ndarray],
     r: int,
     t: int,
@@ -76,7 +76,14 @@ def _server_step_update(
     row[FLOATS_UP] += d * sampled
 
 
-class ServerStep(NamedTuple):
+class _ServerStepFields(NamedTuple):
+    steps: np.ndarray
+    weights: np.ndarray
+    project: bool
+    radius: float
+
+
+class ServerStep(_ServerStepFields):
     """The p-weighted server update of FedAvg and FedProx.
 
     Attributes
@@ -91,10 +98,7 @@ class ServerStep(NamedTuple):
         Radius of 𝒲 (inf: no projection).
     """
 
-    steps: np.ndarray
-    weights: np.ndarray
-    project: bool
-    radius: float
+    __slots__ = ()
 
     server_state = _vector_buffer
     server_update = _server_step_update
@@ -106,7 +110,7 @@ class ServerStep(NamedTuple):
 @njit
 def _average_update(
     rule: ModelAverage,
-    problem: tuple,  # type: ignore[type-arg]
+    problem: tuple[Any, ...],
     state: tuple[np.ndarray],
     r: int,
     t: int,
@@ -130,8 +134,14 @@ def _average_update(
     row[FLOATS_UP] += d * sent
 
 
-class ModelAverage(NamedTuple):
+class _ModelAverageFields(NamedTuple):
+    pass
+
+
+class ModelAverage(_ModelAverageFields):
     """The plain average of the uploaded models (no parameters)."""
+
+    __slots__ = ()
 
     server_state = _vector_buffer
     server_update = _average_update
@@ -143,10 +153,10 @@ class ModelAverage(NamedTuple):
 @njit
 def _gradient_step_state(
     rule: GradientStep,
-    problem: tuple,
+    problem: tuple[Any, ...],
     r: int,
     m: int,
-    d: int,  # type: ignore[type-arg]
+    d: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     return np.empty(d), np.empty(d)
 
@@ -154,7 +164,7 @@ def _gradient_step_state(
 @njit
 def _gradient_step_update(
     rule: GradientStep,
-    problem: tuple,  # type: ignore[type-arg]
+    problem: tuple[Any, ...],
     state: tuple[np.ndarray, np.ndarray],
     r: int,
     t: int,
@@ -184,7 +194,12 @@ def _gradient_step_update(
     row[FLOATS_UP] += d * sent
 
 
-class GradientStep(NamedTuple):
+class _GradientStepFields(NamedTuple):
+    step: float
+    samples: float
+
+
+class GradientStep(_GradientStepFields):
     """A gradient step on the sample average from the uploaded gradient sums.
 
     Attributes
@@ -195,8 +210,7 @@ class GradientStep(NamedTuple):
         n, the total number of samples (server and clients) the objective averages over.
     """
 
-    step: float
-    samples: float
+    __slots__ = ()
 
     server_state = _gradient_step_state
     server_update = _gradient_step_update

@@ -166,12 +166,12 @@ class FedProxInfo:
 
 def _margins(X: np.ndarray, w: np.ndarray) -> np.ndarray:
     """x_jᵀw for a batch: X ``(B, n, d)``, w ``(B, d)`` → ``(B, n)``."""
-    return np.matmul(X, w[:, :, None])[:, :, 0]
+    return np.asarray(np.matmul(X, w[:, :, None])[:, :, 0])
 
 
 def _rownorm(a: np.ndarray) -> np.ndarray:
     """Euclidean norms of the rows of a 2-D array (cheaper than numpy.linalg.norm)."""
-    return np.sqrt(np.einsum("bd,bd->b", a, a))
+    return np.asarray(np.sqrt(np.einsum("bd,bd->b", a, a)))
 
 
 def _data_scale(X: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -605,7 +605,7 @@ def _check_radius(radius: Any) -> float:
         raise ParameterError(
             parameter="radius", value=radius, rule="must be > 0 (inf: unconstrained)"
         )
-    return radius
+    return float(radius)
 
 
 def _check_tol(tol: Any, max_iter: Any) -> tuple[float, int]:

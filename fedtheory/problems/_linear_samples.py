@@ -173,7 +173,14 @@ def _minibatch_step(
         s += 1
 
 
-class LinearSamples(NamedTuple):
+class _LinearSamplesFields(NamedTuple):
+    features: np.ndarray
+    targets: np.ndarray
+    counts: np.ndarray
+    loss: int
+
+
+class LinearSamples(_LinearSamplesFields):
     """R federated datasets of one shape, as the kernels read them.
 
     Attributes
@@ -188,10 +195,7 @@ class LinearSamples(NamedTuple):
         Loss code (:data:`~fedtheory.problems.LOSSES`).
     """
 
-    features: np.ndarray
-    targets: np.ndarray
-    counts: np.ndarray
-    loss: int
+    __slots__ = ()
 
     sample_count = _sample_count
     max_sample_count = _max_sample_count

@@ -2,7 +2,7 @@
 
 Client ``i`` of replicate ``r`` holds ``sample_count(problem, r, i)`` samples; index
 ``i = num_clients`` denotes the server's own samples (none for most problems). A problem's kernel
-view is a :class:`typing.NamedTuple` of arrays whose class names its kernels (the idiom of
+view is a subclass of a :class:`typing.NamedTuple` of arrays that names its kernels (the idiom of
 :func:`fedtheory._jit.dispatch`):
 
 - ``sample_count(problem, r, i) -> int``: n_i;
@@ -20,6 +20,8 @@ and in the paper packages for their own problems).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from fedtheory._jit import dispatch, njit
@@ -29,7 +31,7 @@ __all__ = ["max_sample_count", "minibatch_step", "sample_count", "sample_gradien
 
 @njit
 def _minibatch_step_by_samples(
-    problem: tuple,  # type: ignore[type-arg]
+    problem: tuple[Any, ...],
     r: int,
     i: int,
     rows: np.ndarray,

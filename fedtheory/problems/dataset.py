@@ -120,7 +120,7 @@ class FederatedDataset:
     @property
     def sample_weights(self) -> np.ndarray:
         """Sample-proportional client weights p_i = n_i / N."""
-        return self.counts / self.counts.sum()
+        return np.asarray(self.counts / self.counts.sum())
 
     def client(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Features and targets of client ``i`` without the padding."""
@@ -138,7 +138,7 @@ class FederatedDataset:
         features = np.where(mask[:, :, None], self.features, 0.0)  # padding is never read
         targets = np.where(mask, self.targets, 0.0)
         losses = sample_losses(self.loss, features, targets, w)
-        return np.where(mask, losses, 0.0).sum(axis=1) / self.counts
+        return np.asarray(np.where(mask, losses, 0.0).sum(axis=1) / self.counts)
 
     # ------------------------------------------------------------------ the problem protocol
     # (fedtheory.problems.protocol): client i's objective is its empirical risk L_i(w, S_i), the
@@ -257,12 +257,12 @@ def sample_losses(
     Logistic losses use ``logaddexp`` so that large margins neither overflow nor lose digits.
     """
     if loss == "mean":
-        return 0.5 * np.sum((features - models[:, None, :]) ** 2, axis=2)
+        return np.asarray(0.5 * np.sum((features - models[:, None, :]) ** 2, axis=2))
     margins = np.einsum("mnd,md->mn", features, models)
     if loss == "logistic":
-        return np.logaddexp(0.0, -targets * margins)
+        return np.asarray(np.logaddexp(0.0, -targets * margins))
     if loss == "squared":
-        return 0.5 * (margins - targets) ** 2
+        return np.asarray(0.5 * (margins - targets) ** 2)
     raise ParameterError(parameter="loss", value=loss, rule=f"one of {sorted(LOSSES)}")
 
 

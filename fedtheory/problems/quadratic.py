@@ -47,7 +47,7 @@ __all__ = [
 def _random_direction(d: int, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random unit vector in R^d (a normalised standard Gaussian)."""
     z = rng.standard_normal(d)
-    return z / np.linalg.norm(z)
+    return np.asarray(z / np.linalg.norm(z))
 
 
 def _haar(d: int, rng: np.random.Generator) -> np.ndarray:

@@ -76,7 +76,18 @@ def _sample_gradient(
                 out[i] += weight * acc
 
 
-class LatentSamples(NamedTuple):
+class _LatentSamplesFields(NamedTuple):
+    family: int
+    features: np.ndarray
+    labels: np.ndarray
+    bumps: np.ndarray
+    linear: np.ndarray
+    curvatures: np.ndarray
+    ridge: float
+    counts: np.ndarray
+
+
+class LatentSamples(_LatentSamplesFields):
     """The samples of a LatentERM as the kernels read them (client c < m, server c = m).
 
     Attributes
@@ -93,14 +104,7 @@ class LatentSamples(NamedTuple):
         ``(m + 1,)`` int64: s for every client, the server's sample count last.
     """
 
-    family: int
-    features: np.ndarray
-    labels: np.ndarray
-    bumps: np.ndarray
-    linear: np.ndarray
-    curvatures: np.ndarray
-    ridge: float
-    counts: np.ndarray
+    __slots__ = ()
 
     sample_count = _sample_count
     max_sample_count = _max_sample_count

@@ -202,7 +202,7 @@ def _ranks_from_singular_values(sigma: np.ndarray, energy: float) -> np.ndarray:
     """min{J : Σ_{i≤J} σ_i² ≥ energy·Σ_i σ_i²} along the last axis (σ sorted decreasingly)."""
     cumulative = np.cumsum(sigma**2, axis=-1)
     total = cumulative[..., -1:]
-    return np.argmax(cumulative >= energy * total, axis=-1) + 1
+    return np.asarray(np.argmax(cumulative >= energy * total, axis=-1) + 1)
 
 
 def energy_rank(matrix: np.ndarray, energy: float = APP_C_ENERGY) -> int:

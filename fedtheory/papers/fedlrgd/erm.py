@@ -250,7 +250,7 @@ class LatentERM:
         client = check_int("client", client, minimum=0)
         if client >= self.m:
             raise ParameterError(parameter="client", value=client, rule=f"must be below {self.m}")
-        return client
+        return int(client)
 
     def client_value(self, client: int, w: Any) -> float:
         """f_c(θ): the mean loss over client ``client``'s samples."""

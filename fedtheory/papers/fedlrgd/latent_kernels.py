@@ -253,7 +253,7 @@ class LatentKernel:
             assert self.eta is not None
             return np.asarray(np.sum(np.abs(z), axis=-1) ** self.eta)
         if self.family == "indicator":
-            return (np.sum(np.abs(z), axis=-1) < _INDICATOR_RADIUS).astype(np.float64)
+            return np.asarray(np.sum(np.abs(z), axis=-1) < _INDICATOR_RADIUS, dtype=np.float64)
         norm = np.sqrt(np.sum(z * z, axis=-1))
         if self.family == "lvm-p2":
             assert self.eta is not None

@@ -272,7 +272,7 @@ class Network:
     # ----------------------------------------------------------------- forward / backward
 
     def _act(self, h: np.ndarray) -> np.ndarray:
-        return expit(h) if self.activation == "sigmoid" else np.maximum(h, 0.0)
+        return np.asarray(expit(h) if self.activation == "sigmoid" else np.maximum(h, 0.0))
 
     def _act_derivative(self, h: np.ndarray, a: np.ndarray) -> np.ndarray:
         if self.activation == "sigmoid":
@@ -331,7 +331,7 @@ class Network:
 
     def _losses(self, theta: np.ndarray, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         logits = self._forward(theta, X)[0][-1]
-        return -np.sum(Y * log_softmax(logits, axis=1), axis=1)
+        return np.asarray(-np.sum(Y * log_softmax(logits, axis=1), axis=1))
 
     def _losses_and_pattern(
         self, theta: np.ndarray, X: np.ndarray, Y: np.ndarray
@@ -351,7 +351,7 @@ class Network:
         """Predicted class (argmax of the logits) of every row of ``X``."""
         theta = self._check_theta(theta)
         X, _ = self._check_data(X, np.zeros((np.shape(X)[0], self.classes)))
-        return np.argmax(self._forward(theta, X)[0][-1], axis=1)
+        return np.asarray(np.argmax(self._forward(theta, X)[0][-1], axis=1))
 
     def accuracy(self, theta: np.ndarray, X: np.ndarray, Y: np.ndarray) -> float:
         """Fraction of rows whose predicted class is the argmax of the label row."""

@@ -81,7 +81,7 @@ def erlang_max_mean(b: int, k: int) -> float:
     top = float(special.gammainccinv(b, 1e-18 / k))
     head = integrate.quad(integrand, 0.0, median, limit=200, epsabs=0.0, epsrel=1e-12)[0]
     tail = integrate.quad(integrand, median, top, limit=200, epsabs=0.0, epsrel=1e-12)[0]
-    return head + tail
+    return float(head + tail)
 
 
 @dataclass(frozen=True, eq=False)

@@ -101,7 +101,7 @@ def _resolve_weights(weights: Any, counts: np.ndarray, default: np.ndarray | Non
         weights = "sample"
     if isinstance(weights, str):
         if weights == "sample":
-            return counts / counts.sum()
+            return np.asarray(counts / counts.sum())
         if weights == "fair":
             return np.full(counts.size, 1.0 / counts.size)
         raise ParameterError(
@@ -115,7 +115,7 @@ def _resolve_weights(weights: Any, counts: np.ndarray, default: np.ndarray | Non
 def _project_rows(points: np.ndarray, radius: float) -> np.ndarray:
     """Euclidean projection of each row (or of the vector) onto the ball ‖w‖ ≤ radius."""
     if math.isinf(radius):
-        return points.copy()
+        return np.array(points, copy=True)
     norms = np.linalg.norm(points, axis=-1, keepdims=True)
     scale = np.minimum(1.0, radius / np.maximum(norms, np.finfo(float).tiny))
     return np.asarray(points * scale)
@@ -327,7 +327,7 @@ def _fedprox_on_ball(means: np.ndarray, p: np.ndarray, lam: float, radius: float
             if t <= 1e-12:
                 break  # no further progress is representable
             w, grad, hess = trial, trial_grad, trial_hess
-        return w
+        return np.asarray(w)
 
     w0 = minimise(0.0, pool)
     if np.linalg.norm(w0) <= radius:

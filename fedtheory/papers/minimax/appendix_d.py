@@ -141,7 +141,7 @@ class AppendixDClients(LogisticProblem):
 
     def excess_risk(self, models: Any) -> np.ndarray:
         """Exact 𝓡_i(w_i) − 𝓡_i(w⋆^(i)), the theory's metric (App. D reports test accuracy)."""
-        return np.maximum(self.population_risk(models) - self._bayes_risk, 0.0)
+        return np.asarray(np.maximum(self.population_risk(models) - self._bayes_risk, 0.0))
 
     def accuracy(self, models: Any) -> np.ndarray:
         """Exact population accuracy (the limit of App. D's test accuracy), shape ``(m,)``."""

@@ -135,7 +135,7 @@ def _softplus_bregman(t: np.ndarray, t_star: np.ndarray) -> np.ndarray:
     d_small = np.where(small, delta, 0.0)
     near = np.log1p(p * np.expm1(d_small)) - p * d_small
     far = np.logaddexp(0.0, tt) - np.logaddexp(0.0, ts) - p * delta
-    return np.maximum(np.where(small, near, far), 0.0)
+    return np.asarray(np.maximum(np.where(small, near, far), 0.0))
 
 
 def _check_counts(n: Any, m: int) -> np.ndarray:

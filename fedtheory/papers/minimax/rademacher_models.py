@@ -164,7 +164,7 @@ class RademacherProblem(LogisticProblem):
         i = check_int("i", i, minimum=0)
         if i >= self.m:
             raise ParameterError(parameter="i", value=i, rule=f"must be below m = {self.m}")
-        return i
+        return int(i)
 
     def _point(self, w: Any) -> np.ndarray:
         w = np.asarray(w, dtype=np.float64)
@@ -172,7 +172,7 @@ class RademacherProblem(LogisticProblem):
             raise ParameterError(
                 parameter="w", value=w.shape, rule=f"must be a finite vector ({self.d},)"
             )
-        return w
+        return np.asarray(w)
 
     def population_gradient(self, i: int, w: Any) -> np.ndarray:
         """∇𝓡_i(w) = E[(sig(xᵀw) − sig(xᵀw⋆_i)) x], exact; it vanishes at w = w⋆^(i)."""
