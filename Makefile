@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: verify test lint figures bootstrap clean
+.PHONY: verify test lint figures architecture bootstrap clean
 
 verify: $(VENV)/.installed-core
 	@# Runs the claim catalog (verification/) with the quick profile: verdict table on the
@@ -14,19 +14,26 @@ verify: $(VENV)/.installed-core
 	@# .fedtheory/results.sqlite, so a second run only re-judges.
 	@$(BIN)/fedtheory verify verification --profile quick
 
-figures: $(VENV)/.installed-core
+figures: architecture $(VENV)/.installed-core
 	@# Every figure of the docs, from cached claim results (docs/figures/*.png).
 	@for name in $$($(BIN)/python -c "from fedtheory.figures import discover_figures; print(' '.join(discover_figures()))"); do \
 	  $(BIN)/fedtheory figures make $$name || exit 1; done
 
+architecture: $(VENV)/.installed-core
+	@# The import graph of the package (docs/figures/architecture.png); fails on a broken rule.
+	@$(BIN)/python docs/architecture.py
+
 test: $(VENV)/.installed-test
-	@$(BIN)/python -m pytest -q
+	@# Two workers (pytest-xdist): the suite runs on both cores; every test still runs.
+	@$(BIN)/python -m pytest -q -n 2
 
 lint: $(VENV)/.installed-test
+	@# What the pre-commit hook runs (.pre-commit-config.yaml): ruff over the whole tree, mypy
+	@# --strict over the package (pyproject.toml).
 	@$(BIN)/ruff check .
-	@$(BIN)/ruff format --check --quiet fedtheory tests || \
-	  (echo "ruff format would reformat the files above; run '$(BIN)/ruff format fedtheory tests'"; exit 1)
-	@$(BIN)/mypy fedtheory
+	@$(BIN)/ruff format --check --quiet . || \
+	  (echo "ruff format would reformat the files above; run '$(BIN)/ruff format .'"; exit 1)
+	@$(BIN)/mypy
 
 bootstrap: $(VENV)/.installed-test
 

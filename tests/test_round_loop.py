@@ -40,7 +40,7 @@ from fedtheory.problems._linear_samples import (
     _sample_gradient,
     linear_samples,
 )
-from fedtheory.problems._oracle import sample_gradient
+from fedtheory.problems._oracle import sample_count, sample_gradient
 from fedtheory.problems.dataset import LOSSES, FederatedDataset
 
 
@@ -77,19 +77,16 @@ def _scaled_update(rule, problem, state, r, t, i, server_model, w, row):  # type
     """One full-batch gradient step from w^g, scaled per client: w ← w^g − η s_i ∇L_i(w^g)."""
     (one,) = state
     d = w.shape[0]
-    n = problem.counts[r, i]
-    for k in range(d):
-        w[k] = server_model[k]
+    n = sample_count(problem, r, i)
     total = np.zeros(d)
     for j in range(n):
         sample_gradient(problem, r, i, j, server_model, one)
-        for k in range(d):
-            total[k] += one[k]
+        total += one
     for k in range(d):
-        w[k] -= rule.eta * rule.scales[i] * total[k] / n
-    row[GRADIENT_CALLS] += n
+        w[k] = server_model[k] - rule.eta * rule.scales[i] * total[k] / n
+    row[GRADIENT_CALLS] += n  # counted where the oracle is called
     row[LOCAL_STEPS] += 1
-    row[FLOATS_DOWN] += d
+    row[FLOATS_DOWN] += d  # the client received w^g
 
 
 class _ScaledGradientStepFields(NamedTuple):
