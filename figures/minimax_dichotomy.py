@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from fedtheory import stats
 from fedtheory.figures import FigureScript, main
 from fedtheory.plotting import MEASURED_STYLE, PALETTE, REFERENCE_COLOR, ci_band
-from fedtheory.verify.claim import ClaimResult
+from fedtheory.verify import ClaimResult
 
 CLAIM = "minimax/dichotomy/gmq-crossing-scales-like-sqrt-m-over-n"
 PANELS = (25, 100, 400)

@@ -1,4 +1,5 @@
-"""Tests of sweeps, claims and measurements (``fedtheory.verify.claim``)."""
+"""Tests of sweeps, measurements and claims (``fedtheory.verify.sweep``, ``.measurements``,
+``.claim``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from fedtheory import bounds
 from fedtheory.bounds import Citation
 from fedtheory.errors import ParameterError
-from fedtheory.verify.claim import (
+from fedtheory.verify import (
     PROFILES,
     Claim,
     ClaimResult,

@@ -28,16 +28,13 @@ import numpy as np
 
 from fedtheory._version import __version__
 from fedtheory.errors import ParameterError
-from fedtheory.verify.claim import (
-    PROFILES,
-    ClaimResult,
-    Measurements,
-    PointMeasurements,
-    Verdict,
-)
+from fedtheory.verify.claim import ClaimResult
 from fedtheory.verify.discovery import LoadedClaim, discover, select
 from fedtheory.verify.executors import Executor, make_executor
+from fedtheory.verify.measurements import Measurements, PointMeasurements
 from fedtheory.verify.store import DEFAULT_STORE, ResultStore, canonical_json, result_key
+from fedtheory.verify.sweep import PROFILES
+from fedtheory.verify.verdict import Verdict
 
 __all__ = [
     "PlannedClaim",
