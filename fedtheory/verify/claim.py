@@ -1,13 +1,18 @@
-"""Claims: a prediction of a theorem as a falsifiable check (DESIGN §5).
+"""Claims and measurements: a prediction of a theorem as a falsifiable check (DESIGN §5).
 
-A :class:`Claim` ties a statement of a paper to an experiment (a top-level function
-``(params: dict, seed: int) -> dict[str, float]``), one :class:`~fedtheory.verify.sweep.Sweep`
-per profile (the grid of parameters and the number of replicates) and a criterion
-(:mod:`fedtheory.verify.criteria`) that turns the
-:class:`~fedtheory.verify.measurements.Measurements` into a
+A :class:`Measurement` is an experiment (a top-level function
+``(params: dict, seed: int) -> dict[str, float]``) with one :class:`~fedtheory.verify.sweep.Sweep`
+per profile (the grid of parameters and the number of replicates). A :class:`Claim` ties a
+statement of a paper to a measurement and a criterion (:mod:`fedtheory.verify.criteria`) that
+turns the :class:`~fedtheory.verify.measurements.Measurements` into a
 :class:`~fedtheory.verify.verdict.Verdict`. The claim *passes* when the verdict's outcome equals
 the claim's ``expect`` — ``"holds"`` for a prediction the paper gets right, ``"violated"`` for a
-reproduced erratum (DESIGN §5).
+reproduced erratum.
+
+Several claims that judge one experiment in different ways share one :class:`Measurement`
+(declared with :meth:`Measurement.claim`): each replicate is computed once and every claim is
+judged on the same data. A claim alone on its data is built with ``experiment=`` and
+``sweeps=``; it then has an implicit measurement whose id is the claim's id.
 
 Everything that travels between processes or into the store is plain data (JSON-able dicts);
 the objects here are only ever built in the process that loaded the claim files.
@@ -28,143 +33,155 @@ from fedtheory.verify.measurements import Measurements
 from fedtheory.verify.sweep import PROFILES, Sweep
 from fedtheory.verify.verdict import ERROR, HOLDS, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["Claim", "ClaimResult", "Experiment"]
+__all__ = ["Claim", "ClaimResult", "Expectation", "Experiment", "Measurement"]
 
 #: The signature of an experiment: parameters and an integer seed in, named floats out.
 Experiment = Callable[[dict[str, Any], int], Mapping[str, float]]
+#: What a claim expects of its verdict: the statement holds, or it is violated (an erratum).
+Expectation = Literal["holds", "violated"]
 
-_CLAIM_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._+-]*){2,}$")
+_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._+-]*){2,}$")
 
 
-@dataclass(frozen=True)
-class Claim:
-    """A prediction of a theorem, with an experiment and a criterion that can fail.
+def _check_id(value: Any, parameter: str) -> str:
+    if not isinstance(value, str) or not _ID.match(value):
+        raise ParameterError(
+            parameter=parameter,
+            value=value,
+            rule="must look like '<paper>/<theorem>/<slug>' (lowercase, digits, ._-)",
+        )
+    return value
+
+
+def _check_experiment(fn: Any) -> Experiment:
+    if not callable(fn) or not inspect.isfunction(fn):
+        raise ParameterError(
+            parameter="experiment", value=fn, rule="must be a module-level function"
+        )
+    if "<" in fn.__qualname__ or "." in fn.__qualname__:
+        raise ParameterError(
+            parameter="experiment",
+            value=fn.__qualname__,
+            rule="must be a module-level function (workers import it by name)",
+        )
+    try:
+        inspect.signature(fn).bind({}, 0)
+    except TypeError:
+        raise ParameterError(
+            parameter="experiment",
+            value=fn.__qualname__,
+            rule="must accept (params: dict, seed: int)",
+        ) from None
+    experiment: Experiment = fn
+    return experiment
+
+
+def _check_sweeps(sweeps: Any) -> dict[str, Sweep]:
+    """A private copy of ``{profile: Sweep}`` with a ``smoke`` and a ``quick`` sweep."""
+    if not isinstance(sweeps, Mapping):
+        raise ParameterError(parameter="sweeps", value=sweeps, rule="must be a dict")
+    for profile, sweep in sweeps.items():
+        if profile not in PROFILES:
+            raise ParameterError(
+                parameter="sweeps", value=profile, rule=f"profiles are {', '.join(PROFILES)}"
+            )
+        if not isinstance(sweep, Sweep):
+            raise ParameterError(
+                parameter=f"sweeps[{profile!r}]", value=sweep, rule="must be a Sweep"
+            )
+    for profile in ("smoke", "quick"):
+        if profile not in sweeps:
+            raise ParameterError(
+                parameter="sweeps", value=sorted(sweeps), rule=f"needs a {profile!r} sweep"
+            )
+    return dict(sweeps)
+
+
+def _sweep_of(sweeps: Mapping[str, Sweep], profile: str) -> Sweep:
+    """The sweep of a profile (``full`` falls back to ``quick``)."""
+    if profile not in PROFILES:
+        raise ParameterError(
+            parameter="profile", value=profile, rule=f"must be one of {', '.join(PROFILES)}"
+        )
+    if profile == "full" and "full" not in sweeps:
+        return sweeps["quick"]
+    return sweeps[profile]
+
+
+@dataclass(frozen=True, init=False, eq=False)
+class Measurement:
+    """An experiment and its sweeps: data that one or more claims judge.
+
+    The runner computes each replicate of a measurement once; every claim of the measurement is
+    judged on the same replicates. Replicate seeds and store keys are derived from the
+    measurement's ``id`` (with the parameter point and the replicate index), never from a claim
+    id, so adding a claim to a measurement costs no computation.
 
     Parameters
     ----------
     id
-        ``<paper>/<theorem>/<slug>``, e.g. ``"classic/sgd/rate"``; the first part is the paper key
-        of ``source``.
-    source
-        :class:`~fedtheory.bounds.Citation` of the statement.
-    statement
-        The prediction in one or two sentences, as the paper (or textbook) makes it.
+        ``<paper>/<topic>/<slug>``, like a claim id of the same paper (its claims must belong to
+        that paper). Two different measurements with one id are refused by the runner.
     experiment
-        A module-level function ``(params: dict, seed: int) -> dict[str, float]`` (workers import
-        it by name, so lambdas and nested functions are refused).
+        A module-level function ``(params: dict, seed: int) -> dict[str, float]`` (workers
+        import it by name, so lambdas and nested functions are refused). It must be
+        deterministic given the seed and return finite floats.
     sweeps
         ``{profile: Sweep}``; ``smoke`` and ``quick`` are required, ``full`` falls back to
-        ``quick`` when absent.
-    criterion
-        A criterion from :mod:`fedtheory.verify.criteria`.
-    bound
-        The :class:`~fedtheory.bounds.Bound` behind the claim (cited in the report).
-    expect
-        ``"holds"`` or ``"violated"`` (a reproduced erratum or a deliberately false statement).
+        ``quick`` when absent. May be omitted when every claim of the measurement judges a slice
+        of its own (``sweeps=`` of :meth:`claim`).
     notes
-        Anything a reader should know: chosen defaults, departures from the paper.
-    measures
-        Name of a shared measurement set (default: the claim's own id). Claims that judge the
-        same experiment on the same sweep in different ways (e.g. the six statements read off
-        one figure) name one set: their replicates get the same seeds and store keys, so each
-        replicate is computed once and every claim of the set is judged on the same data. The
-        name looks like a claim id of the same paper; all claims of a set must use the same
-        experiment (checked when the catalog is planned).
+        What every claim of the measurement should say (set-up, chosen defaults, departures
+        from the paper); a claim's own notes follow them.
+
+    Examples
+    --------
+    >>> from fedtheory.bounds import Citation
+    >>> from fedtheory.verify import Monotone, RateExponent, Sweep
+    >>> def inverse(params, seed):
+    ...     return {"y": 1.0 / params["n"]}
+    >>> grid = Sweep(grid={"n": [1, 10, 100]})
+    >>> data = Measurement(
+    ...     id="classic/demo/inverse",
+    ...     experiment=inverse,
+    ...     sweeps={"smoke": grid, "quick": grid},
+    ...     notes="Deterministic.",
+    ... )
+    >>> rate = data.claim(
+    ...     id="classic/demo/rate",
+    ...     source=Citation("classic", "a demo"),
+    ...     statement="y decays like 1/n.",
+    ...     criterion=RateExponent("n", "y", expected=-1),
+    ... )
+    >>> trend = data.claim(
+    ...     id="classic/demo/trend",
+    ...     source=Citation("classic", "a demo"),
+    ...     statement="y decreases in n.",
+    ...     criterion=Monotone("n", "y", direction="decreasing"),
+    ... )
+    >>> rate.measurement is trend.measurement, rate.experiment is inverse
+    (True, True)
     """
 
     id: str
-    source: Citation
-    statement: str
     experiment: Experiment
-    sweeps: Mapping[str, Sweep]
-    criterion: Criterion
-    bound: Bound | None = None
-    expect: Literal["holds", "violated"] = "holds"
+    sweeps: Mapping[str, Sweep] | None = field(repr=False)
     notes: str = ""
-    measures: str = ""
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.id, str) or not _CLAIM_ID.match(self.id):
-            raise ParameterError(
-                parameter="id",
-                value=self.id,
-                rule="must look like '<paper>/<theorem>/<slug>' (lowercase, digits, ._-)",
-            )
-        if not isinstance(self.source, Citation):
-            raise ParameterError(parameter="source", value=self.source, rule="must be a Citation")
-        if self.id.split("/")[0] != self.source.paper:
-            raise ParameterError(
-                parameter="id",
-                value=self.id,
-                rule=f"must start with the source's paper key {self.source.paper!r}",
-            )
-        if not isinstance(self.statement, str) or not self.statement.strip():
-            raise ParameterError(parameter="statement", value=self.statement, rule="is empty")
-        self._check_experiment()
-        if not isinstance(self.sweeps, Mapping):
-            raise ParameterError(parameter="sweeps", value=self.sweeps, rule="must be a dict")
-        for profile, sweep in self.sweeps.items():
-            if profile not in PROFILES:
-                raise ParameterError(
-                    parameter="sweeps", value=profile, rule=f"profiles are {', '.join(PROFILES)}"
-                )
-            if not isinstance(sweep, Sweep):
-                raise ParameterError(
-                    parameter=f"sweeps[{profile!r}]", value=sweep, rule="must be a Sweep"
-                )
-        for profile in ("smoke", "quick"):
-            if profile not in self.sweeps:
-                raise ParameterError(
-                    parameter="sweeps", value=sorted(self.sweeps), rule=f"needs a {profile!r} sweep"
-                )
-        object.__setattr__(self, "sweeps", dict(self.sweeps))
-        if not isinstance(self.criterion, Criterion):
-            raise ParameterError(
-                parameter="criterion", value=self.criterion, rule="must be a Criterion"
-            )
-        for profile, sweep in self.sweeps.items():
-            self.criterion.check_sweep(sweep, where=f"{self.id}: sweeps[{profile!r}]")
-        if self.bound is not None and not isinstance(self.bound, Bound):
-            raise ParameterError(parameter="bound", value=self.bound, rule="must be a Bound")
-        if self.expect not in (HOLDS, VIOLATED):
-            raise ParameterError(
-                parameter="expect", value=self.expect, rule="must be 'holds' or 'violated'"
-            )
-        if self.measures == "":
-            object.__setattr__(self, "measures", self.id)
-        elif not isinstance(self.measures, str) or not _CLAIM_ID.match(self.measures):
-            raise ParameterError(
-                parameter="measures",
-                value=self.measures,
-                rule="must look like a claim id '<paper>/<theorem>/<slug>'",
-            )
-        elif self.measures.split("/")[0] != self.paper:
-            raise ParameterError(
-                parameter="measures",
-                value=self.measures,
-                rule=f"must belong to the claim's paper {self.paper!r}",
-            )
-
-    def _check_experiment(self) -> None:
-        fn = self.experiment
-        if not callable(fn) or not inspect.isfunction(fn):
-            raise ParameterError(
-                parameter="experiment", value=fn, rule="must be a module-level function"
-            )
-        if "<" in fn.__qualname__ or "." in fn.__qualname__:
-            raise ParameterError(
-                parameter="experiment",
-                value=fn.__qualname__,
-                rule="must be a module-level function (workers import it by name)",
-            )
-        try:
-            inspect.signature(fn).bind({}, 0)
-        except TypeError:
-            raise ParameterError(
-                parameter="experiment",
-                value=fn.__qualname__,
-                rule="must accept (params: dict, seed: int)",
-            ) from None
+    def __init__(
+        self,
+        *,
+        id: str,
+        experiment: Experiment,
+        sweeps: Mapping[str, Sweep] | None = None,
+        notes: str = "",
+    ) -> None:
+        object.__setattr__(self, "id", _check_id(id, "id"))
+        object.__setattr__(self, "experiment", _check_experiment(experiment))
+        object.__setattr__(self, "sweeps", None if sweeps is None else _check_sweeps(sweeps))
+        if not isinstance(notes, str):
+            raise ParameterError(parameter="notes", value=notes, rule="must be a str")
+        object.__setattr__(self, "notes", notes)
 
     @property
     def paper(self) -> str:
@@ -172,17 +189,236 @@ class Claim:
         return self.id.split("/")[0]
 
     def sweep(self, profile: str) -> Sweep:
-        """The sweep of a profile (``full`` falls back to ``quick``)."""
-        if profile not in PROFILES:
+        """The sweep of a profile (``full`` falls back to ``quick``).
+
+        Raises
+        ------
+        ParameterError
+            Unknown profile, or a measurement whose claims each judge their own sweeps.
+        """
+        if self.sweeps is None:
             raise ParameterError(
-                parameter="profile", value=profile, rule=f"must be one of {', '.join(PROFILES)}"
+                parameter="sweeps",
+                value=None,
+                rule=f"measurement {self.id!r} has no sweeps of its own (its claims have theirs)",
             )
-        if profile == "full" and "full" not in self.sweeps:
-            return self.sweeps["quick"]
-        return self.sweeps[profile]
+        return _sweep_of(self.sweeps, profile)
+
+    def claim(
+        self,
+        *,
+        id: str,
+        statement: str,
+        criterion: Criterion,
+        source: Citation | None = None,
+        bound: Bound | None = None,
+        sweeps: Mapping[str, Sweep] | None = None,
+        expect: Expectation = "holds",
+        notes: str = "",
+    ) -> Claim:
+        """A claim judged on this measurement: ``Claim(measurement=self, ...)``.
+
+        The parameters are those of :class:`Claim`; ``sweeps`` (optional) makes the claim judge
+        a slice of its own of the measurement — another grid of the same experiment under the
+        same seeds, so the replicates it shares with the other claims (same parameters, same
+        replicate index) are still computed once.
+        """
+        return Claim(
+            id=id,
+            statement=statement,
+            criterion=criterion,
+            source=source,
+            bound=bound,
+            measurement=self,
+            sweeps=sweeps,
+            expect=expect,
+            notes=notes,
+        )
+
+
+@dataclass(frozen=True, init=False)
+class Claim:
+    """A prediction of a theorem, judged on a measurement by a criterion that can fail.
+
+    Build it with ``measurement=`` (or :meth:`Measurement.claim`) when it shares its data with
+    other claims, or with ``experiment=`` and ``sweeps=`` when it is alone on its data (it then
+    has an implicit measurement whose id is the claim id).
+
+    Parameters
+    ----------
+    id
+        ``<paper>/<theorem>/<slug>``, e.g. ``"classic/sgd/rate"``; the first part is the paper key
+        of ``source``.
+    statement
+        The prediction in one or two sentences, as the paper (or textbook) makes it.
+    criterion
+        A criterion from :mod:`fedtheory.verify.criteria`; it must be able to judge every
+        profile's sweep.
+    source
+        :class:`~fedtheory.bounds.Citation` of the statement; by default ``bound.source``.
+    bound
+        The :class:`~fedtheory.bounds.Bound` behind the claim (cited in the report).
+    measurement
+        The :class:`Measurement` the claim judges (its paper must be the claim's).
+    experiment
+        For a claim alone on its data: a module-level function
+        ``(params: dict, seed: int) -> dict[str, float]`` (see :class:`Measurement`).
+    sweeps
+        ``{profile: Sweep}``; ``smoke`` and ``quick`` are required, ``full`` falls back to
+        ``quick`` when absent. With ``experiment``: required. With ``measurement``: optional,
+        a slice of its own of the measurement (default: the measurement's sweeps).
+    expect
+        ``"holds"`` or ``"violated"`` (a reproduced erratum or a deliberately false statement).
+    notes
+        Anything a reader should know: chosen defaults, departures from the paper. They follow
+        the measurement's notes in the report.
+
+    Raises
+    ------
+    ParameterError
+        Naming the parameter, its value and the rule it breaks: a malformed id, no source and
+        no bound, a measurement of another paper, both or neither of ``measurement`` and
+        ``experiment``, sweeps the criterion cannot judge, ...
+    """
+
+    id: str
+    source: Citation
+    statement: str
+    measurement: Measurement
+    #: The sweeps the claim is judged on (its measurement's, or a slice of its own).
+    sweeps: Mapping[str, Sweep] = field(repr=False)
+    criterion: Criterion
+    bound: Bound | None = None
+    expect: Expectation = "holds"
+    notes: str = ""
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        statement: str,
+        criterion: Criterion,
+        source: Citation | None = None,
+        bound: Bound | None = None,
+        measurement: Measurement | None = None,
+        experiment: Experiment | None = None,
+        sweeps: Mapping[str, Sweep] | None = None,
+        expect: Expectation = "holds",
+        notes: str = "",
+    ) -> None:
+        _check_id(id, "id")
+        paper = id.split("/")[0]
+        if bound is not None and not isinstance(bound, Bound):
+            raise ParameterError(parameter="bound", value=bound, rule="must be a Bound")
+        if source is None:
+            if bound is None:
+                raise ParameterError(
+                    parameter="source",
+                    value=None,
+                    rule="give source= (a Citation), or a bound= whose source is cited",
+                )
+            source = bound.source
+        if not isinstance(source, Citation):
+            raise ParameterError(parameter="source", value=source, rule="must be a Citation")
+        if paper != source.paper:
+            raise ParameterError(
+                parameter="id",
+                value=id,
+                rule=f"must start with the source's paper key {source.paper!r}",
+            )
+        if not isinstance(statement, str) or not statement.strip():
+            raise ParameterError(parameter="statement", value=statement, rule="is empty")
+        if measurement is None:
+            if experiment is None:
+                raise ParameterError(
+                    parameter="experiment",
+                    value=None,
+                    rule="give measurement=, or experiment= and sweeps=",
+                )
+            if sweeps is None:
+                raise ParameterError(
+                    parameter="sweeps", value=None, rule="experiment= needs sweeps= as well"
+                )
+            measurement = Measurement(id=id, experiment=experiment, sweeps=sweeps)
+            assert measurement.sweeps is not None
+            sweeps = measurement.sweeps
+        else:
+            if not isinstance(measurement, Measurement):
+                raise ParameterError(
+                    parameter="measurement", value=measurement, rule="must be a Measurement"
+                )
+            if experiment is not None:
+                raise ParameterError(
+                    parameter="experiment",
+                    value=getattr(experiment, "__qualname__", experiment),
+                    rule=f"comes from the measurement {measurement.id!r}; give either "
+                    "measurement= or experiment=",
+                )
+            if measurement.paper != paper:
+                raise ParameterError(
+                    parameter="measurement",
+                    value=measurement.id,
+                    rule=f"must belong to the claim's paper {paper!r}",
+                )
+            if sweeps is not None:
+                sweeps = _check_sweeps(sweeps)
+            elif measurement.sweeps is None:
+                raise ParameterError(
+                    parameter="sweeps",
+                    value=None,
+                    rule=f"measurement {measurement.id!r} has no sweeps of its own: give the "
+                    "claim's",
+                )
+            else:
+                sweeps = measurement.sweeps
+        if not isinstance(criterion, Criterion):
+            raise ParameterError(parameter="criterion", value=criterion, rule="must be a Criterion")
+        for profile, sweep in sweeps.items():
+            criterion.check_sweep(sweep, where=f"{id}: sweeps[{profile!r}]")
+        if expect not in (HOLDS, VIOLATED):
+            raise ParameterError(
+                parameter="expect", value=expect, rule="must be 'holds' or 'violated'"
+            )
+        if not isinstance(notes, str):
+            raise ParameterError(parameter="notes", value=notes, rule="must be a str")
+        for name, value in (
+            ("id", id),
+            ("source", source),
+            ("statement", statement),
+            ("measurement", measurement),
+            ("sweeps", sweeps),
+            ("criterion", criterion),
+            ("bound", bound),
+            ("expect", expect),
+            ("notes", notes),
+        ):
+            object.__setattr__(self, name, value)
+
+    @property
+    def paper(self) -> str:
+        """Paper key (the first part of the id)."""
+        return self.id.split("/")[0]
+
+    @property
+    def experiment(self) -> Experiment:
+        """The experiment of the claim's measurement."""
+        return self.measurement.experiment
+
+    @property
+    def all_notes(self) -> str:
+        """The measurement's notes followed by the claim's own (as shown in the report)."""
+        return " ".join(n for n in (self.measurement.notes, self.notes) if n)
+
+    def sweep(self, profile: str) -> Sweep:
+        """The sweep of a profile (``full`` falls back to ``quick``)."""
+        return _sweep_of(self.sweeps, profile)
 
     def describe(self) -> dict[str, Any]:
-        """Plain-data description of the claim (catalog, verdicts.json)."""
+        """Plain-data description of the claim (catalog, verdicts.json).
+
+        ``measures`` is the id of the claim's measurement (the claim's own id when it is alone
+        on its data).
+        """
         return {
             "id": self.id,
             "paper": self.paper,
@@ -194,8 +430,8 @@ class Claim:
             "bound": None if self.bound is None else self.bound.id,
             "expect": self.expect,
             "profiles": {p: self.sweep(p).to_dict() for p in PROFILES},
-            "notes": self.notes,
-            "measures": self.measures,
+            "notes": self.all_notes,
+            "measures": self.measurement.id,
         }
 
 
