@@ -96,6 +96,27 @@ def _prepare_for_lambdify(expr: sp.Basic) -> sp.Basic:
     return expr.replace(sp.Min, _FMIN).replace(sp.Max, _FMAX)
 
 
+def _lambdify(args: Sequence[Any], expr: sp.Basic, modules: list[Any]) -> Any:
+    """``sympy.lambdify`` (arguments dummified) whose code is the same in every process.
+
+    lambdify names the dummies that stand for the arguments ``Dummy_<n>`` after sympy's global
+    counter of dummies, and writes a product's factors in the order of those names compared as
+    *strings*. When the names of one call straddle a power of ten (``Dummy_99``, ``Dummy_100``)
+    the factors come out in another order and the float result can change in its last bit: the
+    value of a bound then depended on how many dummies the process had created before (its
+    history), e.g. on which tasks a worker ran first. Moving the counter forward to the next
+    power of ten when a call could straddle one gives every call names of one length, so its
+    code is the code of a fresh process.
+    """
+    count = getattr(sp.Dummy, "_count", None)
+    if isinstance(count, int):
+        needed = 4 * len(args) + 32  # the call's dummies, with a wide margin
+        boundary = 10 ** len(str(count))
+        if count + needed >= boundary:
+            sp.Dummy._count = boundary
+    return sp.lambdify(args, _prepare_for_lambdify(expr), modules=modules, dummify=True)
+
+
 @dataclass(frozen=True)
 class Hypothesis:
     """A hypothesis of a theorem: a sympy relation that must hold for the bound to apply.
@@ -454,31 +475,16 @@ class Bound:
 
     @functools.cached_property
     def _numpy_function(self) -> Any:
-        return sp.lambdify(
-            self._arg_symbols,
-            _prepare_for_lambdify(self.expr),
-            modules=[_NUMPY_NAMESPACE, "scipy", "numpy"],
-            dummify=True,
-        )
+        return _lambdify(self._arg_symbols, self.expr, [_NUMPY_NAMESPACE, "scipy", "numpy"])
 
     @functools.cached_property
     def _mpmath_function(self) -> Any:
-        return sp.lambdify(
-            self._arg_symbols,
-            _prepare_for_lambdify(self.expr),
-            modules=[_MPMATH_NAMESPACE, "mpmath"],
-            dummify=True,
-        )
+        return _lambdify(self._arg_symbols, self.expr, [_MPMATH_NAMESPACE, "mpmath"])
 
     @functools.cached_property
     def _hypothesis_functions(self) -> list[Any]:
         return [
-            sp.lambdify(
-                self._arg_symbols,
-                _prepare_for_lambdify(h.relation),
-                modules=[_NUMPY_NAMESPACE, "scipy", "numpy"],
-                dummify=True,
-            )
+            _lambdify(self._arg_symbols, h.relation, [_NUMPY_NAMESPACE, "scipy", "numpy"])
             for h in self.hypotheses
         ]
 
