@@ -11,6 +11,7 @@ import sympy as sp
 from reference import latent as twin
 
 from fedtheory.errors import ParameterError
+from fedtheory.papers.fedlrgd import latent
 from fedtheory.papers.fedlrgd.latent import (
     LATENT_FAMILIES,
     holder_constant_estimate,
@@ -20,7 +21,6 @@ from fedtheory.papers.fedlrgd.latent import (
     rank_at_tolerance,
     tail_energy,
 )
-from fedtheory.papers.fedlrgd import latent
 
 RNG = np.random.default_rng(20240521)
 

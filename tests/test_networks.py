@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from fedtheory.errors import DivergenceError, FedTheoryError, ParameterError
+from fedtheory.papers.fedlrgd import networks
 from fedtheory.papers.fedlrgd.networks import (
     MissingExtraError,
     Network,
@@ -26,7 +27,6 @@ from fedtheory.papers.fedlrgd.networks import (
     slice_rank_study,
     train_sgd,
 )
-from fedtheory.papers.fedlrgd import networks
 
 ARCHITECTURES = [((64, 32, 10), "sigmoid"), ((64, 32, 10), "relu"), ((64, 24, 16, 10), "sigmoid"),
                  ((64, 24, 16, 10), "relu")]  # fmt: skip
