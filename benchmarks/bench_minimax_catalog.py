@@ -9,7 +9,7 @@ kernels compiled beforehand (one untimed replicate of every kernel-using experim
 on-disk numba cache is warm and compile time is excluded):
 
 1. **Figure 1 replica** — ``fedtheory figures make minimax_fig1`` through the library: the
-   ``full`` profile of the six ``minimax/fig1/*`` claims, which share one measurement set of
+   ``full`` profile of the six ``minimax/fig1/*`` claims, which share one measurement of
    100 replicates × 21 values of R, each replicate running all six methods of the paper's
    Figure 1 (FedAvg, local training, fine-tuning, FedProx λ ∈ {0, 0.44, 4}) on a fresh App. D
    dataset with exact accuracies; plus drawing the PNG. Goal ≤ 60 s.

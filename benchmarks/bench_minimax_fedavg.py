@@ -83,8 +83,7 @@ import numpy as np
 from fedtheory.algorithms.federated import fedavg
 from fedtheory.bounds import Citation
 from fedtheory.problems.dataset import FederatedDataset
-from fedtheory.verify import Claim, Sweep
-from fedtheory.verify.claim import Verdict
+from fedtheory.verify import Claim, Sweep, Verdict
 from fedtheory.verify.criteria import Criterion
 
 M, N, D = {M}, {N}, {D}

@@ -258,7 +258,7 @@ def _power_text(result: Exponent) -> str:
     if result.is_exact:
         import sympy as sp
 
-        return sp.sstr(result.power)
+        return str(sp.sstr(result.power))
     return f"≈{float(result.power):.4g}"
 
 

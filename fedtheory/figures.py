@@ -155,7 +155,8 @@ def make_figure(
         If a claim the figure needs errored: nothing is drawn from incomplete data.
     """
     from fedtheory.plotting import png_bytes
-    from fedtheory.verify.runner import DEFAULT_STORE, verify
+    from fedtheory.verify.runner import verify
+    from fedtheory.verify.store import DEFAULT_STORE
 
     run = verify(
         list(catalog if catalog is not None else script.catalog),

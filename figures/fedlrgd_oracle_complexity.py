@@ -13,7 +13,7 @@ Constants (all explicit, see ``PATH`` in ``verification/fedlrgd/algebra.py``): �
 α = 1, η = 8d, β = 1/2 (ε = p·n^{−β}, n = ms + r), p = 1, s = 100, φ = 50, τ = 1, κ = 2,
 L2 = B = μ = 1, F(θ⁰) − F_* = p, FedAve's C = 1; d = 1 (solid) and d = 2 (dashed FedLRGD).
 
-Data: the claims ``fedlrgd/prop1/*`` (shared measurement set ``fedlrgd/prop1/scaling-path``) run
+Data: the claims ``fedlrgd/prop1/*`` (one shared measurement, ``fedlrgd/prop1/scaling-path``) run
 through the runner and cached in the store. Make it with
 ``fedtheory figures make fedlrgd_oracle_complexity`` or
 ``python figures/fedlrgd_oracle_complexity.py``.
@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 
 from fedtheory.figures import FigureScript, main
 from fedtheory.plotting import PALETTE, REFERENCE_COLOR
-from fedtheory.verify.claim import ClaimResult
+from fedtheory.verify import ClaimResult
 
 CLAIM = "fedlrgd/prop1/crossover"
 COLORS = {"lrgd": PALETTE[0], "ave": PALETTE[1], "gd": PALETTE[2]}

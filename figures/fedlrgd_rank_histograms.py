@@ -29,7 +29,7 @@ from matplotlib.patches import Patch
 
 from fedtheory.figures import FigureScript, main
 from fedtheory.plotting import PALETTE, REFERENCE_COLOR
-from fedtheory.verify.claim import ClaimResult, PointMeasurements
+from fedtheory.verify import ClaimResult, PointMeasurements
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes

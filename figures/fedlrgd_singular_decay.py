@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 from fedtheory import bounds
 from fedtheory.figures import FigureScript, main
 from fedtheory.plotting import PALETTE, REFERENCE_COLOR
-from fedtheory.verify.claim import ClaimResult, PointMeasurements
+from fedtheory.verify import ClaimResult, PointMeasurements
 
 CLAIM = "fedlrgd/thm1/tail-bound"
 PROBE = "fedlrgd/thm1/tightness-probe"

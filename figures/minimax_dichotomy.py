@@ -22,8 +22,9 @@ from matplotlib.figure import Figure
 
 from fedtheory import stats
 from fedtheory.figures import FigureScript, main
+from fedtheory.papers.minimax import gmq_crossing_radius2, gmq_minimax_envelope
 from fedtheory.plotting import MEASURED_STYLE, PALETTE, REFERENCE_COLOR, ci_band
-from fedtheory.verify.claim import ClaimResult
+from fedtheory.verify import ClaimResult
 
 CLAIM = "minimax/dichotomy/gmq-crossing-scales-like-sqrt-m-over-n"
 PANELS = (25, 100, 400)
@@ -79,7 +80,7 @@ def draw(results: Mapping[str, ClaimResult]) -> Figure:
             if name == "oracle":
                 style.update(linewidth=2.4, alpha=0.55, marker=None)
             ax.plot(R, mean, color=color, label=label, **style)
-        envelope = 0.5 * (np.minimum(d * s * s / n, R**2) + d * s * s / (m * n))
+        envelope = 0.5 * gmq_minimax_envelope(d, s, n, m, R)
         ax.plot(
             R,
             envelope,
@@ -91,7 +92,7 @@ def draw(results: Mapping[str, ClaimResult]) -> Figure:
         crossing = stats.find_crossing(
             R, [p["plt"] for p in points], [p["fedavg"] for p in points], seed=0
         )
-        predicted = np.sqrt(d * s * s * (1 / n - 1 / (m * n)))
+        predicted = np.sqrt(gmq_crossing_radius2(d, s, n, m * n))
         ax.axvline(
             predicted,
             color=REFERENCE_COLOR,

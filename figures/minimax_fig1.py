@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from fedtheory import stats
 from fedtheory.figures import FigureScript, main
 from fedtheory.plotting import MEASURED_STYLE, PALETTE, REFERENCE_COLOR, ci_band
-from fedtheory.verify.claim import ClaimResult
+from fedtheory.verify import ClaimResult
 
 CLAIM = "minimax/fig1/fedavg-degrades"
 LEFT = {"fa": "FedAvg", "plt": "local training", "ft": "FedAvg + fine-tuning"}

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from fedtheory.verify import PROFILES, discover
+from fedtheory.verify.runner import plan
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = ROOT / "verification"
@@ -29,6 +30,22 @@ def test_every_claim_file_loads_and_ids_follow_the_convention() -> None:
         assert item.claim.statement.strip().endswith((".", ")")), item.claim.id
     expectations = {item.claim.id: item.claim.expect for item in loaded}
     assert "violated" in expectations.values(), "the catalog shows the violated path working"
+
+
+def test_catalog_measurements_are_declared_once_and_shared() -> None:
+    loaded = discover([CATALOG])
+    plan(loaded, "smoke")  # refuses two different measurements with one id (any profile)
+    objects: dict[str, set[int]] = {}
+    claims: dict[str, list[str]] = {}
+    for item in loaded:
+        measurement = item.claim.measurement
+        assert measurement.paper == item.claim.paper
+        objects.setdefault(measurement.id, set()).add(id(measurement))
+        claims.setdefault(measurement.id, []).append(item.claim.id)
+    assert all(len(found) == 1 for found in objects.values()), objects
+    shared = {m: ids for m, ids in claims.items() if len(ids) > 1}
+    assert len(shared["minimax/fig1/appendix-d"]) == 6  # Figure 1: six statements, one run
+    assert sum(map(len, shared.values())) > len(loaded) // 2
 
 
 def test_smoke_profile_over_the_whole_catalog(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Tests of sweeps, claims and measurements (``fedtheory.verify.claim``)."""
+"""Tests of sweeps, measurements and claims (``fedtheory.verify.sweep``, ``.measurements``,
+``.claim``)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import pytest
 from fedtheory import bounds
 from fedtheory.bounds import Citation
 from fedtheory.errors import ParameterError
-from fedtheory.verify.claim import (
+from fedtheory.verify import (
     PROFILES,
     Claim,
     ClaimResult,
+    Measurement,
     Measurements,
     PointMeasurements,
     Sweep,
@@ -307,6 +309,160 @@ def test_claim_expect_violated_and_result_status():
     assert status(claim, "holds") == ("failed", False)
     assert status(holds, "inconclusive") == ("inconclusive", False)
     assert status(claim, "error") == ("error", False)
+
+
+def test_claim_source_defaults_to_the_bound_source():
+    claim = make_claim(source=None)
+    assert claim.source is BOUND.source
+    assert claim.describe()["citation"] == BOUND.source.full
+    other = Citation("classic", "a textbook statement of the same bound")
+    assert make_claim(source=other).source is other  # an explicit source wins
+    with raises("or a bound= whose source is cited", "source"):
+        make_claim(source=None, bound=None)
+    with raises("must be a Bound", "bound"):
+        make_claim(source=None, bound="classic.sgd.strongly-convex.distance")
+
+
+def test_claim_id_must_match_the_paper_of_the_defaulted_source():
+    minimax_bound = bounds.get("minimax.thm4")
+    with raises("'minimax'", "id"):
+        make_claim(source=None, bound=minimax_bound)
+
+
+# ============================================================================ Measurement
+
+
+def make_measurement(**overrides: Any) -> Measurement:
+    kwargs: dict[str, Any] = {
+        "id": "classic/sgd/last-iterate",
+        "experiment": experiment,
+        "sweeps": {"smoke": SMOKE, "quick": QUICK},
+        "notes": "Projected SGD.",
+    }
+    kwargs.update(overrides)
+    return Measurement(**kwargs)
+
+
+def test_measurement_claims_share_it_and_its_sweeps():
+    data = make_measurement()
+    assert data.paper == "classic"
+    assert data.sweep("quick") is QUICK and data.sweep("full") is QUICK
+    rate = data.claim(id="classic/sgd/rate", statement="1/T.", criterion=criterion(), bound=BOUND)
+    mean = data.claim(
+        id="classic/sgd/distance-bound",
+        statement="E‖w_T − w*‖² ≤ 4G²/(μ²T).",
+        criterion=UpperBoundHolds("dist2", BOUND, x="T", bound_args={"G2": 1.0, "mu": 1.0}),
+        source=SOURCE,
+        notes="G² is a supremum.",
+    )
+    assert rate.measurement is mean.measurement is data
+    assert rate.experiment is mean.experiment is experiment
+    assert rate.sweeps == mean.sweeps == {"smoke": SMOKE, "quick": QUICK}
+    assert rate.source is BOUND.source
+    assert rate.describe()["measures"] == mean.describe()["measures"] == "classic/sgd/last-iterate"
+    assert rate.describe()["notes"] == "Projected SGD."
+    assert mean.describe()["notes"] == "Projected SGD. G² is a supremum."
+    assert mean == Claim(
+        id="classic/sgd/distance-bound",
+        statement="E‖w_T − w*‖² ≤ 4G²/(μ²T).",
+        criterion=mean.criterion,
+        source=SOURCE,
+        measurement=data,
+        notes="G² is a supremum.",
+    )
+
+
+def test_a_claim_alone_on_its_data_has_an_implicit_measurement_named_after_it():
+    claim = make_claim(notes="own notes")
+    assert claim.measurement.id == claim.id
+    assert claim.measurement.experiment is experiment
+    assert claim.measurement.sweeps == claim.sweeps
+    assert claim.measurement.notes == ""
+    assert claim.describe()["measures"] == claim.id
+    assert claim.describe()["notes"] == "own notes"
+
+
+def test_a_claim_may_judge_a_slice_of_its_own_of_a_measurement():
+    shared = make_measurement(sweeps=None)
+    with raises("no sweeps of its own", "sweeps"):
+        shared.sweep("quick")
+    with raises("has no sweeps of its own: give the claim's", "sweeps"):
+        shared.claim(id="classic/sgd/rate", statement="1/T.", criterion=criterion(), bound=BOUND)
+    tail = {"smoke": SMOKE, "quick": Sweep(grid={"T": [100, 1000, 10000]}, replicates=16)}
+    claim = shared.claim(
+        id="classic/sgd/rate", statement="1/T.", criterion=criterion(), bound=BOUND, sweeps=tail
+    )
+    assert claim.sweeps == tail and claim.sweeps is not tail
+    assert claim.sweep("full") is tail["quick"]
+    # the slice is checked like any sweep: by the profiles rule and by the criterion
+    with raises("needs a 'smoke' sweep", "sweeps"):
+        shared.claim(
+            id="classic/sgd/rate",
+            statement="1/T.",
+            criterion=criterion(),
+            bound=BOUND,
+            sweeps={"quick": QUICK},
+        )
+    with raises("at least 3 values", "classic/sgd/rate: sweeps['smoke']"):
+        shared.claim(
+            id="classic/sgd/rate",
+            statement="1/T.",
+            criterion=criterion(),
+            bound=BOUND,
+            sweeps={"smoke": Sweep(grid={"T": [1, 2]}), "quick": QUICK},
+        )
+
+
+def test_measurement_of_another_paper_is_refused():
+    other = make_measurement(id="minimax/fig1/appendix-d")
+    with raises("must belong to the claim's paper 'classic'", "measurement") as info:
+        other.claim(id="classic/sgd/rate", statement="1/T.", criterion=criterion(), bound=BOUND)
+    assert info.value.value == "minimax/fig1/appendix-d"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "parameter", "match"),
+    [
+        ({"measurement": None, "experiment": None}, "experiment", "give measurement="),
+        ({"sweeps": None}, "sweeps", "experiment= needs sweeps="),
+        ({"measurement": "classic/sgd/last-iterate"}, "measurement", "must be a Measurement"),
+        ({"notes": 3}, "notes", "must be a str"),
+    ],
+)
+def test_claim_needs_a_measurement_or_an_experiment(overrides, parameter, match):
+    with raises(match, parameter):
+        make_claim(**overrides)
+
+
+def test_claim_with_a_measurement_takes_no_experiment():
+    with raises("comes from the measurement 'classic/sgd/last-iterate'", "experiment") as info:
+        make_claim(measurement=make_measurement(), sweeps=None)
+    assert info.value.value == "experiment"  # the function's name
+
+
+@pytest.mark.parametrize(
+    ("overrides", "parameter", "match"),
+    [
+        ({"id": "classic/sgd"}, "id", "paper>/<theorem>/<slug>"),
+        ({"id": "Classic/sgd/x"}, "id", "paper>/<theorem>/<slug>"),
+        ({"experiment": lambda params, seed: {"y": 1.0}}, "experiment", "module-level"),
+        ({"experiment": one_argument}, "experiment", "params: dict, seed: int"),
+        ({"sweeps": {"smoke": SMOKE}}, "sweeps", "'quick'"),
+        ({"sweeps": [SMOKE, QUICK]}, "sweeps", "dict"),
+        ({"sweeps": {"smoke": SMOKE, "quick": {"T": [1]}}}, "sweeps['quick']", "a Sweep"),
+        ({"notes": None}, "notes", "must be a str"),
+    ],
+)
+def test_measurement_validation_names_the_parameter(overrides, parameter, match):
+    with raises(match, parameter):
+        make_measurement(**overrides)
+
+
+def test_measurement_keeps_its_own_copy_of_the_sweeps():
+    sweeps = {"smoke": SMOKE, "quick": QUICK}
+    data = make_measurement(sweeps=sweeps)
+    sweeps["full"] = SMOKE
+    assert data.sweep("full") is QUICK
 
 
 # ============================================================================ Measurements

@@ -20,17 +20,6 @@ from scipy import stats as scipy_stats
 
 from fedtheory import bounds
 from fedtheory.errors import ConditionError, ParameterError
-from fedtheory.verify.claim import (
-    ERROR,
-    HOLDS,
-    INCONCLUSIVE,
-    VIOLATED,
-    Measurements,
-    PointMeasurements,
-    Sweep,
-    Verdict,
-    combine_outcomes,
-)
 from fedtheory.verify.criteria import (
     MIN_BOOTSTRAP_REPLICATES,
     Crossing,
@@ -39,6 +28,16 @@ from fedtheory.verify.criteria import (
     Monotone,
     RateExponent,
     UpperBoundHolds,
+)
+from fedtheory.verify.measurements import Measurements, PointMeasurements
+from fedtheory.verify.sweep import Sweep
+from fedtheory.verify.verdict import (
+    ERROR,
+    HOLDS,
+    INCONCLUSIVE,
+    VIOLATED,
+    Verdict,
+    combine_outcomes,
 )
 
 CLAIM = "classic/test/synthetic"

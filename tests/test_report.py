@@ -7,6 +7,8 @@ import io
 import json
 import math
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +18,8 @@ from rich.console import Console
 from fedtheory import bounds
 from fedtheory.bounds import Citation
 from fedtheory.errors import ParameterError
-from fedtheory.verify import report
-from fedtheory.verify.claim import Claim, ClaimResult, FigureSpec, Series, Sweep, Verdict
+from fedtheory.plotting import FigureSpec, Series
+from fedtheory.verify import Claim, ClaimResult, Sweep, Verdict, report
 from fedtheory.verify.criteria import Criterion
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -489,3 +491,27 @@ def test_figure_legend_names_groups_once() -> None:
     assert legend is not None
     texts = [t.get_text() for t in legend.get_texts()]
     assert texts == ["measured err (m=1)", "predicted", "measured err (m=4)"]
+
+
+def _loaded_verify_modules(imports: str) -> list[str]:
+    """The fedtheory.verify modules a fresh interpreter holds after ``imports``."""
+    code = (
+        f"import sys\n{imports}\n"
+        "print(sorted(m for m in sys.modules if m.startswith('fedtheory.verify')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    return json.loads(done.stdout.strip().replace("'", '"'))
+
+
+def test_plotting_sits_below_verify() -> None:
+    # the figure data model and the drawing helpers import nothing from the engine ...
+    assert _loaded_verify_modules("import fedtheory.plotting, fedtheory.plotting.draw") == []
+    # ... while the engine uses them (the probe does see verify modules when they are loaded)
+    assert "fedtheory.verify.verdict" in _loaded_verify_modules("import fedtheory.verify")
+    import fedtheory.plotting
+    import fedtheory.verify
+
+    assert fedtheory.verify.FigureSpec is fedtheory.plotting.FigureSpec
+    assert fedtheory.verify.Series is fedtheory.plotting.Series

@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from fedtheory.errors import ParameterError
-from fedtheory.verify import ResultStore, verify
+from fedtheory.verify import ResultStore, discover, verify
 from fedtheory.verify.executors import DaskExecutor
+from fedtheory.verify.runner import plan, replicate_seed
 
 FEDTHEORY = [sys.executable, "-m", "fedtheory.cli"]
 
@@ -507,7 +508,7 @@ SHARED = """
 import numpy as np
 
 from fedtheory.bounds import Citation
-from fedtheory.verify import Claim, Identity, RateExponent, Sweep
+from fedtheory.verify import Claim, Identity, Measurement, RateExponent, Sweep
 
 
 def squared_mean(params, seed):
@@ -523,44 +524,155 @@ SWEEPS = {
     "smoke": Sweep(grid={"n": [10, 100, 1000]}, replicates=8),
     "quick": Sweep(grid={"n": [10, 100, 1000]}, replicates=8),
 }
-rate = Claim(
+OTHER_SWEEPS = {
+    "smoke": Sweep(grid={"n": [10, 100, 1000]}, replicates=9),
+    "quick": Sweep(grid={"n": [10, 100, 1000]}, replicates=9),
+}
+squares = Measurement(id="classic/shared/squared-mean", experiment=squared_mean, sweeps=SWEEPS)
+rate = squares.claim(
     id="classic/shared/rate",
     source=Citation("classic", "shared"),
     statement="rate",
-    experiment=squared_mean,
-    sweeps=SWEEPS,
     criterion=RateExponent(x="n", y="sq", expected=-1, band=0.5),
-    measures="classic/shared/squared-mean",
 )
-mean = Claim(
+{SECOND} = Measurement(id="classic/shared/squared-mean", experiment={EXPERIMENT}, sweeps={SWEEPS})
+mean = {SECOND}.claim(
     id="classic/shared/mean",
     source=Citation("classic", "shared"),
     statement="mean",
-    experiment={EXPERIMENT},
-    sweeps=SWEEPS,
     criterion=Identity(a="sq", b="inv", rtol=10.0, over="mean"),
-    measures="classic/shared/squared-mean",
 )
 """
 
 
-def test_claims_sharing_a_measurement_set_compute_it_once(tmp_path):
+def shared_file(
+    tmp_path: Path,
+    second: str = "squares",
+    experiment: str = "squared_mean",
+    sweeps: str = "SWEEPS",
+) -> Path:
+    """Two claims on the measurement ``classic/shared/squared-mean``; the second claim's
+    measurement is ``squares`` itself, or another Measurement object with the same id."""
+    text = SHARED.replace("{EXPERIMENT}", experiment).replace("{SWEEPS}", sweeps)
+    if second == "squares":  # the second claim judges the first claim's measurement
+        text = text.replace(
+            '{SECOND} = Measurement(id="classic/shared/squared-mean", experiment='
+            f"{experiment}, sweeps={sweeps})\n",
+            "",
+        )
+    text = text.replace("{SECOND}", second)
     path = tmp_path / "shared.py"
-    path.write_text(SHARED.replace("{EXPERIMENT}", "squared_mean"))
+    path.write_text(text)
+    return path
+
+
+def test_claims_of_one_measurement_share_seeds_and_keys_and_compute_it_once(tmp_path):
+    path = shared_file(tmp_path)
+    loaded = discover([path])
+    rate, mean = (c.claim for c in loaded)
+    assert rate.measurement is mean.measurement
+    assert rate.describe()["measures"] == mean.describe()["measures"] == rate.measurement.id
+    planned = plan(loaded, "smoke", base_seed=0)
+    assert [(r.seed, r.key) for r in planned[0].replicates] == [
+        (r.seed, r.key) for r in planned[1].replicates
+    ]
+    # seeds come from the measurement id (as the former measures="..." string), not a claim id
+    first = planned[0].points[0]
+    assert planned[0].replicates[0].seed == replicate_seed(
+        0, "classic/shared/squared-mean", first, 0
+    )
+    assert planned[0].replicates[0].seed != replicate_seed(0, "classic/shared/rate", first, 0)
+
     store = tmp_path / "s.sqlite"
     run = verify([path], profile="smoke", store=store, workers=1)
     assert [r.n_computed for r in run.results] == [24, 0]
-    first, second = (r.measurements for r in run.results)
-    assert first is not None and second is not None
-    assert [p.values["sq"].tolist() for p in first.points] == [
-        p.values["sq"].tolist() for p in second.points
+    assert [r.n_cached for r in run.results] == [0, 24]
+    data = [r.measurements for r in run.results]
+    assert data[0] is not None and data[1] is not None
+    for a, b in zip(data[0].points, data[1].points, strict=True):
+        assert a.seeds.tolist() == b.seeds.tolist()
+        assert a.values["sq"].tolist() == b.values["sq"].tolist()
+    with ResultStore(store) as results:
+        summary = results.summary()
+    assert [(row["claim"], row["rows"]) for row in summary] == [("classic/shared/squared-mean", 24)]
+
+
+def test_an_equal_second_declaration_of_a_measurement_is_the_same_data(tmp_path):
+    path = shared_file(tmp_path, second="again")
+    run = verify([path], profile="smoke", store=tmp_path / "s.sqlite", workers=1)
+    assert run.results[0].claim.measurement is not run.results[1].claim.measurement
+    assert [r.n_computed for r in run.results] == [24, 0]
+
+
+@pytest.mark.parametrize(
+    ("experiment", "sweeps", "match"),
+    [
+        ("other", "SWEEPS", "measured by squared_mean .* by other"),
+        ("squared_mean", "OTHER_SWEEPS", "different sweeps"),
+    ],
+)
+def test_two_different_measurements_with_one_id_are_refused(tmp_path, experiment, sweeps, match):
+    path = shared_file(tmp_path, second="impostor", experiment=experiment, sweeps=sweeps)
+    with pytest.raises(ParameterError, match=match) as info:
+        verify([path], profile="smoke", store=tmp_path / "s.sqlite", workers=1)
+    assert info.value.parameter == "measurement"
+    assert info.value.value == "classic/shared/squared-mean"
+    assert "classic/shared/rate" in str(info.value) and "classic/shared/mean" in str(info.value)
+    assert not (tmp_path / "s.sqlite").exists()  # refused while planning: nothing ran
+
+
+def test_a_claim_alone_on_its_data_cannot_take_the_id_of_another_measurement(tmp_path):
+    path = shared_file(tmp_path)
+    path.write_text(
+        path.read_text()
+        + textwrap.dedent("""
+        squared_mean_alone = Claim(
+            id="classic/shared/squared-mean",
+            source=Citation("classic", "shared"),
+            statement="an implicit measurement with the id of the explicit one",
+            experiment=other,
+            sweeps=SWEEPS,
+            criterion=Identity(a="sq", b="inv", rtol=10.0, over="mean"),
+        )
+        """)
+    )
+    with pytest.raises(ParameterError, match="names two different measurements"):
+        verify([path], profile="smoke", store=tmp_path / "s.sqlite", workers=1)
+
+
+SLICE = """
+{SHARED}
+tail = squares.claim(
+    id="classic/shared/tail",
+    source=Citation("classic", "shared"),
+    statement="the rate on a slice of its own: n = 100, 1000 (shared) and 10000 (its own)",
+    criterion=RateExponent(x="n", y="sq", expected=-1, band=0.5),
+    sweeps={
+        "smoke": Sweep(grid={"n": [100, 1000, 10000]}, replicates=8),
+        "quick": Sweep(grid={"n": [100, 1000, 10000]}, replicates=8),
+    },
+)
+"""
+
+
+def test_a_claim_judging_a_slice_of_a_measurement_shares_the_common_points(tmp_path):
+    path = shared_file(tmp_path)
+    path.write_text(SLICE.replace("{SHARED}", path.read_text()))
+    store = tmp_path / "s.sqlite"
+    run = verify([path], profile="smoke", store=store, workers=1)
+    by_id = {r.claim.id: r for r in run.results}
+    # n = 100 and 1000 were measured for the other claims; only n = 10000 is new
+    assert by_id["classic/shared/tail"].n_computed == 8
+    assert by_id["classic/shared/tail"].n_cached == 16
+    whole, tail = (
+        by_id["classic/shared/rate"].measurements,
+        by_id["classic/shared/tail"].measurements,
+    )
+    assert whole is not None and tail is not None
+    assert [p.values["sq"].tolist() for p in whole.points[1:]] == [
+        p.values["sq"].tolist() for p in tail.points[:2]
     ]
     with ResultStore(store) as results:
-        assert [row["claim"] for row in results.summary()] == ["classic/shared/squared-mean"]
-
-
-def test_a_measurement_set_has_one_experiment(tmp_path):
-    path = tmp_path / "shared.py"
-    path.write_text(SHARED.replace("{EXPERIMENT}", "other"))
-    with pytest.raises(ParameterError, match="measurement set 'classic/shared/squared-mean'"):
-        verify([path], profile="smoke", store=tmp_path / "s.sqlite", workers=1)
+        assert [(r["claim"], r["rows"]) for r in results.summary()] == [
+            ("classic/shared/squared-mean", 32)
+        ]

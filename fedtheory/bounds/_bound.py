@@ -826,7 +826,10 @@ def _latex_escape(text: str) -> str:
 
 
 def _natural_key(name: str) -> tuple[Any, ...]:
-    return tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", name))
+    """Natural, case-insensitive order; the name itself breaks ties (``N`` before ``n``), so the
+    order never depends on the hash seed of the process."""
+    parts = tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", name))
+    return (parts, name)
 
 
 def _check_domain(name: str, array: np.ndarray, symbol: sp.Symbol) -> None:

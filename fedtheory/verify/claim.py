@@ -1,11 +1,18 @@
-"""Claims, sweeps, measurements and verdicts: a prediction of a theorem as a falsifiable check.
+"""Claims and measurements: a prediction of a theorem as a falsifiable check (DESIGN §5).
 
-A :class:`Claim` ties a statement of a paper to an experiment (a top-level function
-``(params: dict, seed: int) -> dict[str, float]``), one :class:`Sweep` per profile (the grid of
-parameters and the number of replicates) and a criterion (:mod:`fedtheory.verify.criteria`) that
-turns the :class:`Measurements` into a :class:`Verdict`. The claim *passes* when the verdict's
-outcome equals the claim's ``expect`` — ``"holds"`` for a prediction the paper gets right,
-``"violated"`` for a reproduced erratum (DESIGN §5).
+A :class:`Measurement` is an experiment (a top-level function
+``(params: dict, seed: int) -> dict[str, float]``) with one :class:`~fedtheory.verify.sweep.Sweep`
+per profile (the grid of parameters and the number of replicates). A :class:`Claim` ties a
+statement of a paper to a measurement and a criterion (:mod:`fedtheory.verify.criteria`) that
+turns the :class:`~fedtheory.verify.measurements.Measurements` into a
+:class:`~fedtheory.verify.verdict.Verdict`. The claim *passes* when the verdict's outcome equals
+the claim's ``expect`` — ``"holds"`` for a prediction the paper gets right, ``"violated"`` for a
+reproduced erratum.
+
+Several claims that judge one experiment in different ways share one :class:`Measurement`
+(declared with :meth:`Measurement.claim`): each replicate is computed once and every claim is
+judged on the same data. A claim alone on its data is built with ``experiment=`` and
+``sweeps=``; it then has an implicit measurement whose id is the claim's id.
 
 Everything that travels between processes or into the store is plain data (JSON-able dicts);
 the objects here are only ever built in the process that loaded the claim files.
@@ -14,375 +21,167 @@ the objects here are only ever built in the process that loaded the claim files.
 from __future__ import annotations
 
 import inspect
-import itertools
-import json
-import math
-import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-import numpy as np
-
+from fedtheory.bounds import Bound, Citation
 from fedtheory.errors import ParameterError
+from fedtheory.verify.criteria import Criterion
+from fedtheory.verify.measurements import Measurements
+from fedtheory.verify.sweep import PROFILES, Sweep
+from fedtheory.verify.verdict import ERROR, HOLDS, INCONCLUSIVE, VIOLATED, Verdict
 
-if TYPE_CHECKING:  # pragma: no cover
-    from fedtheory.bounds import Bound, Citation
-    from fedtheory.verify.criteria import Criterion
-
-__all__ = [
-    "ERROR",
-    "HOLDS",
-    "INCONCLUSIVE",
-    "OUTCOMES",
-    "PROFILES",
-    "VIOLATED",
-    "Claim",
-    "ClaimResult",
-    "Experiment",
-    "FigureSpec",
-    "Measurements",
-    "PointMeasurements",
-    "Series",
-    "Sweep",
-    "Verdict",
-    "combine_outcomes",
-    "format_number",
-    "plain_data",
-]
-
-#: Profiles, from the fastest to the most thorough (DESIGN §6).
-PROFILES: tuple[str, ...] = ("smoke", "quick", "full")
-
-HOLDS = "holds"
-VIOLATED = "violated"
-INCONCLUSIVE = "inconclusive"
-ERROR = "error"
-#: Every possible outcome of a verdict.
-OUTCOMES: tuple[str, ...] = (HOLDS, VIOLATED, INCONCLUSIVE, ERROR)
-Outcome = Literal["holds", "violated", "inconclusive", "error"]
+__all__ = ["Claim", "ClaimResult", "Expectation", "Experiment", "Measurement"]
 
 #: The signature of an experiment: parameters and an integer seed in, named floats out.
 Experiment = Callable[[dict[str, Any], int], Mapping[str, float]]
+#: What a claim expects of its verdict: the statement holds, or it is violated (an erratum).
+Expectation = Literal["holds", "violated"]
 
-_CLAIM_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._+-]*){2,}$")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def combine_outcomes(outcomes: Sequence[str]) -> str:
-    """Outcome of a conjunction of checks.
-
-    ``violated`` if any part is violated (one counterexample refutes a universal statement),
-    else ``inconclusive`` if any part is, else ``holds``. ``error`` dominates everything.
-
-    >>> combine_outcomes(["holds", "inconclusive", "holds"])
-    'inconclusive'
-    """
-    for outcome in (ERROR, VIOLATED, INCONCLUSIVE):
-        if outcome in outcomes:
-            return outcome
-    if not outcomes:
-        raise ParameterError(parameter="outcomes", value=[], rule="needs at least one outcome")
-    return HOLDS
+_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._+-]*){2,}$")
 
 
-def _check_scalar(value: Any, where: str) -> Any:
-    """Parameters must be plain JSON scalars so that tasks and store keys are plain data."""
-    if isinstance(value, np.generic):  # before the float test: np.float64 subclasses float
-        return _check_scalar(value.item(), where)
-    if isinstance(value, (bool, int, str)) or value is None:
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ParameterError(parameter=where, value=value, rule="must be finite")
-        return value
-    raise ParameterError(
-        parameter=where,
-        value=value,
-        rule=f"sweep values must be int, float, str or bool (got {type(value).__name__})",
-    )
+def _check_id(value: Any, parameter: str) -> str:
+    if not isinstance(value, str) or not _ID.match(value):
+        raise ParameterError(
+            parameter=parameter,
+            value=value,
+            rule="must look like '<paper>/<theorem>/<slug>' (lowercase, digits, ._-)",
+        )
+    return value
 
 
-@dataclass(frozen=True, init=False)
-class Sweep:
-    """The parameter points at which a claim's experiment runs, for one profile.
+def _check_experiment(fn: Any) -> Experiment:
+    if not callable(fn) or not inspect.isfunction(fn):
+        raise ParameterError(
+            parameter="experiment", value=fn, rule="must be a module-level function"
+        )
+    if "<" in fn.__qualname__ or "." in fn.__qualname__:
+        raise ParameterError(
+            parameter="experiment",
+            value=fn.__qualname__,
+            rule="must be a module-level function (workers import it by name)",
+        )
+    try:
+        inspect.signature(fn).bind({}, 0)
+    except TypeError:
+        raise ParameterError(
+            parameter="experiment",
+            value=fn.__qualname__,
+            rule="must accept (params: dict, seed: int)",
+        ) from None
+    experiment: Experiment = fn
+    return experiment
 
-    Parameters
-    ----------
-    grid
-        Varied parameters: ``{name: values}``; the sweep runs the Cartesian product, in the
-        order given (the last name varies fastest).
-    fixed
-        Parameters held constant at every point.
-    replicates
-        Independent repetitions per point, each with its own seed (DESIGN §4).
-    block
-        Replicates per task (a scheduling choice only: results are stored per replicate, so it
-        never changes a number). Default: all replicates of a point in one task.
-    points
-        Explicit list of varied-parameter dicts, instead of a Cartesian ``grid`` (e.g. to vary
-        two parameters together). All dicts must have the same keys.
 
-    Examples
-    --------
-    >>> s = Sweep(grid={"T": [10, 100]}, fixed={"d": 5}, replicates=3)
-    >>> s.points()
-    ({'d': 5, 'T': 10}, {'d': 5, 'T': 100})
-    >>> s.varied
-    ('T',)
-    """
-
-    grid: Mapping[str, Sequence[Any]] = field(default_factory=dict)
-    fixed: Mapping[str, Any] = field(default_factory=dict)
-    replicates: int = 1
-    block: int | None = None
-    points_: Sequence[Mapping[str, Any]] | None = field(default=None, repr=False)
-
-    def __init__(
-        self,
-        grid: Mapping[str, Sequence[Any]] | None = None,
-        fixed: Mapping[str, Any] | None = None,
-        replicates: int = 1,
-        block: int | None = None,
-        points: Sequence[Mapping[str, Any]] | None = None,
-    ) -> None:
-        grid = dict(grid or {})
-        fixed = dict(fixed or {})
-        if grid and points is not None:
+def _check_sweeps(sweeps: Any) -> dict[str, Sweep]:
+    """A private copy of ``{profile: Sweep}`` with a ``smoke`` and a ``quick`` sweep."""
+    if not isinstance(sweeps, Mapping):
+        raise ParameterError(parameter="sweeps", value=sweeps, rule="must be a dict")
+    for profile, sweep in sweeps.items():
+        if profile not in PROFILES:
             raise ParameterError(
-                parameter="points", value="...", rule="give either grid or points, not both"
+                parameter="sweeps", value=profile, rule=f"profiles are {', '.join(PROFILES)}"
             )
-        if not isinstance(replicates, (int, np.integer)) or isinstance(replicates, bool):
-            raise ParameterError(parameter="replicates", value=replicates, rule="must be an int")
-        if replicates < 1:
-            raise ParameterError(parameter="replicates", value=replicates, rule="must be >= 1")
-        if block is not None and (not isinstance(block, (int, np.integer)) or block < 1):
-            raise ParameterError(parameter="block", value=block, rule="must be an int >= 1")
-        for name, value in fixed.items():
-            self._check_name(name, "fixed")
-            fixed[name] = _check_scalar(value, f"fixed[{name!r}]")
-        clean_grid: dict[str, tuple[Any, ...]] = {}
-        for name, values in grid.items():
-            self._check_name(name, "grid")
-            if name in fixed:
-                raise ParameterError(
-                    parameter=f"grid[{name!r}]", value=name, rule="is also in fixed"
-                )
-            if isinstance(values, (str, bytes)) or not isinstance(values, Sequence | np.ndarray):
-                raise ParameterError(
-                    parameter=f"grid[{name!r}]", value=values, rule="must be a list of values"
-                )
-            vals = tuple(_check_scalar(v, f"grid[{name!r}]") for v in values)
-            if not vals:
-                raise ParameterError(parameter=f"grid[{name!r}]", value=[], rule="is empty")
-            if len(set(vals)) != len(vals):
-                raise ParameterError(
-                    parameter=f"grid[{name!r}]", value=list(vals), rule="has repeated values"
-                )
-            clean_grid[name] = vals
-        clean_points: tuple[dict[str, Any], ...] | None = None
-        if points is not None:
-            if not points:
-                raise ParameterError(parameter="points", value=[], rule="is empty")
-            keys = set(points[0])
-            rows = []
-            for i, point in enumerate(points):
-                if set(point) != keys:
-                    raise ParameterError(
-                        parameter=f"points[{i}]",
-                        value=sorted(point),
-                        rule=f"every point needs the same keys {sorted(keys)}",
-                    )
-                row = {}
-                for name, value in point.items():
-                    self._check_name(name, f"points[{i}]")
-                    if name in fixed:
-                        raise ParameterError(
-                            parameter=f"points[{i}]", value=name, rule="is also in fixed"
-                        )
-                    row[name] = _check_scalar(value, f"points[{i}][{name!r}]")
-                rows.append(row)
-            canon = [json.dumps(r, sort_keys=True) for r in rows]
-            if len(set(canon)) != len(canon):
-                raise ParameterError(parameter="points", value="...", rule="has repeated points")
-            clean_points = tuple(rows)
-        object.__setattr__(self, "grid", clean_grid)
-        object.__setattr__(self, "fixed", fixed)
-        object.__setattr__(self, "replicates", int(replicates))
-        object.__setattr__(self, "block", None if block is None else int(block))
-        object.__setattr__(self, "points_", clean_points)
-
-    @staticmethod
-    def _check_name(name: Any, where: str) -> None:
-        if not isinstance(name, str) or not _NAME.match(name):
+        if not isinstance(sweep, Sweep):
             raise ParameterError(
-                parameter=where, value=name, rule="parameter names must be Python identifiers"
+                parameter=f"sweeps[{profile!r}]", value=sweep, rule="must be a Sweep"
             )
-
-    @property
-    def varied(self) -> tuple[str, ...]:
-        """Names of the parameters that change across points."""
-        if self.points_ is not None:
-            return tuple(self.points_[0])
-        return tuple(self.grid)
-
-    def points(self) -> tuple[dict[str, Any], ...]:
-        """Every parameter point (fixed and varied values merged), in a deterministic order."""
-        if self.points_ is not None:
-            varied: Iterator[Mapping[str, Any]] = iter(self.points_)
-        else:
-            names = list(self.grid)
-            varied = (
-                dict(zip(names, combo, strict=True))
-                for combo in itertools.product(*self.grid.values())
+    for profile in ("smoke", "quick"):
+        if profile not in sweeps:
+            raise ParameterError(
+                parameter="sweeps", value=sorted(sweeps), rule=f"needs a {profile!r} sweep"
             )
-        return tuple({**self.fixed, **v} for v in varied)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain-data description (for the catalog and verdicts.json)."""
-        out: dict[str, Any] = {"fixed": dict(self.fixed), "replicates": self.replicates}
-        if self.points_ is not None:
-            out["points"] = [dict(p) for p in self.points_]
-        else:
-            out["grid"] = {k: list(v) for k, v in self.grid.items()}
-        if self.block is not None:
-            out["block"] = self.block
-        return out
+    return dict(sweeps)
 
 
-@dataclass(frozen=True)
-class Claim:
-    """A prediction of a theorem, with an experiment and a criterion that can fail.
+def _sweep_of(sweeps: Mapping[str, Sweep], profile: str) -> Sweep:
+    """The sweep of a profile (``full`` falls back to ``quick``)."""
+    if profile not in PROFILES:
+        raise ParameterError(
+            parameter="profile", value=profile, rule=f"must be one of {', '.join(PROFILES)}"
+        )
+    if profile == "full" and "full" not in sweeps:
+        return sweeps["quick"]
+    return sweeps[profile]
+
+
+@dataclass(frozen=True, init=False, eq=False)
+class Measurement:
+    """An experiment and its sweeps: data that one or more claims judge.
+
+    The runner computes each replicate of a measurement once; every claim of the measurement is
+    judged on the same replicates. Replicate seeds and store keys are derived from the
+    measurement's ``id`` (with the parameter point and the replicate index), never from a claim
+    id, so adding a claim to a measurement costs no computation.
 
     Parameters
     ----------
     id
-        ``<paper>/<theorem>/<slug>``, e.g. ``"classic/sgd/rate"``; the first part is the paper key
-        of ``source``.
-    source
-        :class:`~fedtheory.bounds.Citation` of the statement.
-    statement
-        The prediction in one or two sentences, as the paper (or textbook) makes it.
+        ``<paper>/<topic>/<slug>``, like a claim id of the same paper (its claims must belong to
+        that paper). Two different measurements with one id are refused by the runner.
     experiment
-        A module-level function ``(params: dict, seed: int) -> dict[str, float]`` (workers import
-        it by name, so lambdas and nested functions are refused).
+        A module-level function ``(params: dict, seed: int) -> dict[str, float]`` (workers
+        import it by name, so lambdas and nested functions are refused). It must be
+        deterministic given the seed and return finite floats.
     sweeps
         ``{profile: Sweep}``; ``smoke`` and ``quick`` are required, ``full`` falls back to
-        ``quick`` when absent.
-    criterion
-        A criterion from :mod:`fedtheory.verify.criteria`.
-    bound
-        The :class:`~fedtheory.bounds.Bound` behind the claim (cited in the report).
-    expect
-        ``"holds"`` or ``"violated"`` (a reproduced erratum or a deliberately false statement).
+        ``quick`` when absent. May be omitted when every claim of the measurement judges a slice
+        of its own (``sweeps=`` of :meth:`claim`).
     notes
-        Anything a reader should know: chosen defaults, departures from the paper.
-    measures
-        Name of a shared measurement set (default: the claim's own id). Claims that judge the
-        same experiment on the same sweep in different ways (e.g. the six statements read off
-        one figure) name one set: their replicates get the same seeds and store keys, so each
-        replicate is computed once and every claim of the set is judged on the same data. The
-        name looks like a claim id of the same paper; all claims of a set must use the same
-        experiment (checked when the catalog is planned).
+        What every claim of the measurement should say (set-up, chosen defaults, departures
+        from the paper); a claim's own notes follow them.
+
+    Examples
+    --------
+    >>> from fedtheory.bounds import Citation
+    >>> from fedtheory.verify import Monotone, RateExponent, Sweep
+    >>> def inverse(params, seed):
+    ...     return {"y": 1.0 / params["n"]}
+    >>> grid = Sweep(grid={"n": [1, 10, 100]})
+    >>> data = Measurement(
+    ...     id="classic/demo/inverse",
+    ...     experiment=inverse,
+    ...     sweeps={"smoke": grid, "quick": grid},
+    ...     notes="Deterministic.",
+    ... )
+    >>> rate = data.claim(
+    ...     id="classic/demo/rate",
+    ...     source=Citation("classic", "a demo"),
+    ...     statement="y decays like 1/n.",
+    ...     criterion=RateExponent("n", "y", expected=-1),
+    ... )
+    >>> trend = data.claim(
+    ...     id="classic/demo/trend",
+    ...     source=Citation("classic", "a demo"),
+    ...     statement="y decreases in n.",
+    ...     criterion=Monotone("n", "y", direction="decreasing"),
+    ... )
+    >>> rate.measurement is trend.measurement, rate.experiment is inverse
+    (True, True)
     """
 
     id: str
-    source: Citation
-    statement: str
     experiment: Experiment
-    sweeps: Mapping[str, Sweep]
-    criterion: Criterion
-    bound: Bound | None = None
-    expect: Literal["holds", "violated"] = "holds"
+    sweeps: Mapping[str, Sweep] | None = field(repr=False)
     notes: str = ""
-    measures: str = ""
 
-    def __post_init__(self) -> None:
-        from fedtheory.bounds import Bound, Citation
-        from fedtheory.verify.criteria import Criterion
-
-        if not isinstance(self.id, str) or not _CLAIM_ID.match(self.id):
-            raise ParameterError(
-                parameter="id",
-                value=self.id,
-                rule="must look like '<paper>/<theorem>/<slug>' (lowercase, digits, ._-)",
-            )
-        if not isinstance(self.source, Citation):
-            raise ParameterError(parameter="source", value=self.source, rule="must be a Citation")
-        if self.id.split("/")[0] != self.source.paper:
-            raise ParameterError(
-                parameter="id",
-                value=self.id,
-                rule=f"must start with the source's paper key {self.source.paper!r}",
-            )
-        if not isinstance(self.statement, str) or not self.statement.strip():
-            raise ParameterError(parameter="statement", value=self.statement, rule="is empty")
-        self._check_experiment()
-        if not isinstance(self.sweeps, Mapping):
-            raise ParameterError(parameter="sweeps", value=self.sweeps, rule="must be a dict")
-        for profile, sweep in self.sweeps.items():
-            if profile not in PROFILES:
-                raise ParameterError(
-                    parameter="sweeps", value=profile, rule=f"profiles are {', '.join(PROFILES)}"
-                )
-            if not isinstance(sweep, Sweep):
-                raise ParameterError(
-                    parameter=f"sweeps[{profile!r}]", value=sweep, rule="must be a Sweep"
-                )
-        for profile in ("smoke", "quick"):
-            if profile not in self.sweeps:
-                raise ParameterError(
-                    parameter="sweeps", value=sorted(self.sweeps), rule=f"needs a {profile!r} sweep"
-                )
-        object.__setattr__(self, "sweeps", dict(self.sweeps))
-        if not isinstance(self.criterion, Criterion):
-            raise ParameterError(
-                parameter="criterion", value=self.criterion, rule="must be a Criterion"
-            )
-        for profile, sweep in self.sweeps.items():
-            self.criterion.check_sweep(sweep, where=f"{self.id}: sweeps[{profile!r}]")
-        if self.bound is not None and not isinstance(self.bound, Bound):
-            raise ParameterError(parameter="bound", value=self.bound, rule="must be a Bound")
-        if self.expect not in (HOLDS, VIOLATED):
-            raise ParameterError(
-                parameter="expect", value=self.expect, rule="must be 'holds' or 'violated'"
-            )
-        if self.measures == "":
-            object.__setattr__(self, "measures", self.id)
-        elif not isinstance(self.measures, str) or not _CLAIM_ID.match(self.measures):
-            raise ParameterError(
-                parameter="measures",
-                value=self.measures,
-                rule="must look like a claim id '<paper>/<theorem>/<slug>'",
-            )
-        elif self.measures.split("/")[0] != self.paper:
-            raise ParameterError(
-                parameter="measures",
-                value=self.measures,
-                rule=f"must belong to the claim's paper {self.paper!r}",
-            )
-
-    def _check_experiment(self) -> None:
-        fn = self.experiment
-        if not callable(fn) or not inspect.isfunction(fn):
-            raise ParameterError(
-                parameter="experiment", value=fn, rule="must be a module-level function"
-            )
-        if "<" in fn.__qualname__ or "." in fn.__qualname__:
-            raise ParameterError(
-                parameter="experiment",
-                value=fn.__qualname__,
-                rule="must be a module-level function (workers import it by name)",
-            )
-        try:
-            inspect.signature(fn).bind({}, 0)
-        except TypeError:
-            raise ParameterError(
-                parameter="experiment",
-                value=fn.__qualname__,
-                rule="must accept (params: dict, seed: int)",
-            ) from None
+    def __init__(
+        self,
+        *,
+        id: str,
+        experiment: Experiment,
+        sweeps: Mapping[str, Sweep] | None = None,
+        notes: str = "",
+    ) -> None:
+        object.__setattr__(self, "id", _check_id(id, "id"))
+        object.__setattr__(self, "experiment", _check_experiment(experiment))
+        object.__setattr__(self, "sweeps", None if sweeps is None else _check_sweeps(sweeps))
+        if not isinstance(notes, str):
+            raise ParameterError(parameter="notes", value=notes, rule="must be a str")
+        object.__setattr__(self, "notes", notes)
 
     @property
     def paper(self) -> str:
@@ -390,17 +189,236 @@ class Claim:
         return self.id.split("/")[0]
 
     def sweep(self, profile: str) -> Sweep:
-        """The sweep of a profile (``full`` falls back to ``quick``)."""
-        if profile not in PROFILES:
+        """The sweep of a profile (``full`` falls back to ``quick``).
+
+        Raises
+        ------
+        ParameterError
+            Unknown profile, or a measurement whose claims each judge their own sweeps.
+        """
+        if self.sweeps is None:
             raise ParameterError(
-                parameter="profile", value=profile, rule=f"must be one of {', '.join(PROFILES)}"
+                parameter="sweeps",
+                value=None,
+                rule=f"measurement {self.id!r} has no sweeps of its own (its claims have theirs)",
             )
-        if profile == "full" and "full" not in self.sweeps:
-            return self.sweeps["quick"]
-        return self.sweeps[profile]
+        return _sweep_of(self.sweeps, profile)
+
+    def claim(
+        self,
+        *,
+        id: str,
+        statement: str,
+        criterion: Criterion,
+        source: Citation | None = None,
+        bound: Bound | None = None,
+        sweeps: Mapping[str, Sweep] | None = None,
+        expect: Expectation = "holds",
+        notes: str = "",
+    ) -> Claim:
+        """A claim judged on this measurement: ``Claim(measurement=self, ...)``.
+
+        The parameters are those of :class:`Claim`; ``sweeps`` (optional) makes the claim judge
+        a slice of its own of the measurement — another grid of the same experiment under the
+        same seeds, so the replicates it shares with the other claims (same parameters, same
+        replicate index) are still computed once.
+        """
+        return Claim(
+            id=id,
+            statement=statement,
+            criterion=criterion,
+            source=source,
+            bound=bound,
+            measurement=self,
+            sweeps=sweeps,
+            expect=expect,
+            notes=notes,
+        )
+
+
+@dataclass(frozen=True, init=False)
+class Claim:
+    """A prediction of a theorem, judged on a measurement by a criterion that can fail.
+
+    Build it with ``measurement=`` (or :meth:`Measurement.claim`) when it shares its data with
+    other claims, or with ``experiment=`` and ``sweeps=`` when it is alone on its data (it then
+    has an implicit measurement whose id is the claim id).
+
+    Parameters
+    ----------
+    id
+        ``<paper>/<theorem>/<slug>``, e.g. ``"classic/sgd/rate"``; the first part is the paper key
+        of ``source``.
+    statement
+        The prediction in one or two sentences, as the paper (or textbook) makes it.
+    criterion
+        A criterion from :mod:`fedtheory.verify.criteria`; it must be able to judge every
+        profile's sweep.
+    source
+        :class:`~fedtheory.bounds.Citation` of the statement; by default ``bound.source``.
+    bound
+        The :class:`~fedtheory.bounds.Bound` behind the claim (cited in the report).
+    measurement
+        The :class:`Measurement` the claim judges (its paper must be the claim's).
+    experiment
+        For a claim alone on its data: a module-level function
+        ``(params: dict, seed: int) -> dict[str, float]`` (see :class:`Measurement`).
+    sweeps
+        ``{profile: Sweep}``; ``smoke`` and ``quick`` are required, ``full`` falls back to
+        ``quick`` when absent. With ``experiment``: required. With ``measurement``: optional,
+        a slice of its own of the measurement (default: the measurement's sweeps).
+    expect
+        ``"holds"`` or ``"violated"`` (a reproduced erratum or a deliberately false statement).
+    notes
+        Anything a reader should know: chosen defaults, departures from the paper. They follow
+        the measurement's notes in the report.
+
+    Raises
+    ------
+    ParameterError
+        Naming the parameter, its value and the rule it breaks: a malformed id, no source and
+        no bound, a measurement of another paper, both or neither of ``measurement`` and
+        ``experiment``, sweeps the criterion cannot judge, ...
+    """
+
+    id: str
+    source: Citation
+    statement: str
+    measurement: Measurement
+    #: The sweeps the claim is judged on (its measurement's, or a slice of its own).
+    sweeps: Mapping[str, Sweep] = field(repr=False)
+    criterion: Criterion
+    bound: Bound | None = None
+    expect: Expectation = "holds"
+    notes: str = ""
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        statement: str,
+        criterion: Criterion,
+        source: Citation | None = None,
+        bound: Bound | None = None,
+        measurement: Measurement | None = None,
+        experiment: Experiment | None = None,
+        sweeps: Mapping[str, Sweep] | None = None,
+        expect: Expectation = "holds",
+        notes: str = "",
+    ) -> None:
+        _check_id(id, "id")
+        paper = id.split("/")[0]
+        if bound is not None and not isinstance(bound, Bound):
+            raise ParameterError(parameter="bound", value=bound, rule="must be a Bound")
+        if source is None:
+            if bound is None:
+                raise ParameterError(
+                    parameter="source",
+                    value=None,
+                    rule="give source= (a Citation), or a bound= whose source is cited",
+                )
+            source = bound.source
+        if not isinstance(source, Citation):
+            raise ParameterError(parameter="source", value=source, rule="must be a Citation")
+        if paper != source.paper:
+            raise ParameterError(
+                parameter="id",
+                value=id,
+                rule=f"must start with the source's paper key {source.paper!r}",
+            )
+        if not isinstance(statement, str) or not statement.strip():
+            raise ParameterError(parameter="statement", value=statement, rule="is empty")
+        if measurement is None:
+            if experiment is None:
+                raise ParameterError(
+                    parameter="experiment",
+                    value=None,
+                    rule="give measurement=, or experiment= and sweeps=",
+                )
+            if sweeps is None:
+                raise ParameterError(
+                    parameter="sweeps", value=None, rule="experiment= needs sweeps= as well"
+                )
+            measurement = Measurement(id=id, experiment=experiment, sweeps=sweeps)
+            assert measurement.sweeps is not None
+            sweeps = measurement.sweeps
+        else:
+            if not isinstance(measurement, Measurement):
+                raise ParameterError(
+                    parameter="measurement", value=measurement, rule="must be a Measurement"
+                )
+            if experiment is not None:
+                raise ParameterError(
+                    parameter="experiment",
+                    value=getattr(experiment, "__qualname__", experiment),
+                    rule=f"comes from the measurement {measurement.id!r}; give either "
+                    "measurement= or experiment=",
+                )
+            if measurement.paper != paper:
+                raise ParameterError(
+                    parameter="measurement",
+                    value=measurement.id,
+                    rule=f"must belong to the claim's paper {paper!r}",
+                )
+            if sweeps is not None:
+                sweeps = _check_sweeps(sweeps)
+            elif measurement.sweeps is None:
+                raise ParameterError(
+                    parameter="sweeps",
+                    value=None,
+                    rule=f"measurement {measurement.id!r} has no sweeps of its own: give the "
+                    "claim's",
+                )
+            else:
+                sweeps = measurement.sweeps
+        if not isinstance(criterion, Criterion):
+            raise ParameterError(parameter="criterion", value=criterion, rule="must be a Criterion")
+        for profile, sweep in sweeps.items():
+            criterion.check_sweep(sweep, where=f"{id}: sweeps[{profile!r}]")
+        if expect not in (HOLDS, VIOLATED):
+            raise ParameterError(
+                parameter="expect", value=expect, rule="must be 'holds' or 'violated'"
+            )
+        if not isinstance(notes, str):
+            raise ParameterError(parameter="notes", value=notes, rule="must be a str")
+        for name, value in (
+            ("id", id),
+            ("source", source),
+            ("statement", statement),
+            ("measurement", measurement),
+            ("sweeps", sweeps),
+            ("criterion", criterion),
+            ("bound", bound),
+            ("expect", expect),
+            ("notes", notes),
+        ):
+            object.__setattr__(self, name, value)
+
+    @property
+    def paper(self) -> str:
+        """Paper key (the first part of the id)."""
+        return self.id.split("/")[0]
+
+    @property
+    def experiment(self) -> Experiment:
+        """The experiment of the claim's measurement."""
+        return self.measurement.experiment
+
+    @property
+    def all_notes(self) -> str:
+        """The measurement's notes followed by the claim's own (as shown in the report)."""
+        return " ".join(n for n in (self.measurement.notes, self.notes) if n)
+
+    def sweep(self, profile: str) -> Sweep:
+        """The sweep of a profile (``full`` falls back to ``quick``)."""
+        return _sweep_of(self.sweeps, profile)
 
     def describe(self) -> dict[str, Any]:
-        """Plain-data description of the claim (catalog, verdicts.json)."""
+        """Plain-data description of the claim (catalog, verdicts.json).
+
+        ``measures`` is the id of the claim's measurement (the claim's own id when it is alone
+        on its data).
+        """
         return {
             "id": self.id,
             "paper": self.paper,
@@ -412,267 +430,9 @@ class Claim:
             "bound": None if self.bound is None else self.bound.id,
             "expect": self.expect,
             "profiles": {p: self.sweep(p).to_dict() for p in PROFILES},
-            "notes": self.notes,
-            "measures": self.measures,
+            "notes": self.all_notes,
+            "measures": self.measurement.id,
         }
-
-
-# --------------------------------------------------------------------------- measurements
-
-
-@dataclass(frozen=True)
-class PointMeasurements:
-    """The replicates measured at one parameter point.
-
-    Attributes
-    ----------
-    params
-        The full parameter dict (fixed and varied).
-    replicates, seeds
-        Replicate indices (sorted) and the seed each replicate ran with.
-    values
-        ``{output name: array of one value per replicate}``.
-    """
-
-    params: dict[str, Any]
-    replicates: np.ndarray
-    seeds: np.ndarray
-    values: dict[str, np.ndarray]
-
-    def __getitem__(self, name: str) -> np.ndarray:
-        try:
-            return self.values[name]
-        except KeyError:
-            raise ParameterError(
-                parameter="output",
-                value=name,
-                rule=f"the experiment returned only {', '.join(sorted(self.values))}",
-            ) from None
-
-    @property
-    def n(self) -> int:
-        """Number of replicates."""
-        return len(self.replicates)
-
-
-@dataclass(frozen=True)
-class Measurements:
-    """Everything measured for one claim under one profile, in sweep order.
-
-    Criteria read it; the order of points and replicates is the sweep's, never the order in
-    which results arrived, so verdicts do not depend on the executor.
-    """
-
-    claim_id: str
-    varied: tuple[str, ...]
-    points: tuple[PointMeasurements, ...]
-
-    def __len__(self) -> int:
-        return len(self.points)
-
-    def param(self, name: str) -> np.ndarray:
-        """The value of parameter ``name`` at each point."""
-        return np.array([p.params[name] for p in self.points])
-
-    def column(self, name: str) -> list[np.ndarray]:
-        """Per-point arrays of output ``name`` (one array of replicates per point)."""
-        return [p[name] for p in self.points]
-
-    def value_or_param(self, name: str, point: PointMeasurements) -> np.ndarray:
-        """Per-replicate values of an output, or a parameter broadcast to the replicates."""
-        if name in point.values:
-            return point.values[name]
-        if name in point.params:
-            return np.full(point.n, point.params[name], dtype=float)
-        raise ParameterError(
-            parameter="name",
-            value=name,
-            rule=(
-                f"{self.claim_id}: neither an output ({', '.join(sorted(point.values))}) nor a "
-                f"parameter ({', '.join(sorted(point.params))})"
-            ),
-        )
-
-    def groups(self, x: str) -> list[tuple[dict[str, Any], Measurements]]:
-        """Split into curves along ``x``: one group per combination of the other varied values.
-
-        Each group's points are sorted by ``x``. The group key holds the other varied values
-        (empty when ``x`` is the only varied parameter).
-        """
-        others = [name for name in self.varied if name != x]
-        buckets: dict[str, tuple[dict[str, Any], list[PointMeasurements]]] = {}
-        for point in self.points:
-            key = {name: point.params[name] for name in others}
-            tag = json.dumps(key, sort_keys=True)
-            buckets.setdefault(tag, (key, []))[1].append(point)
-        out = []
-        for key, pts in buckets.values():
-            pts_sorted = tuple(sorted(pts, key=lambda p: p.params[x]))
-            out.append((key, Measurements(self.claim_id, (x,), pts_sorted)))
-        return out
-
-
-# --------------------------------------------------------------------------- verdicts
-
-
-@dataclass(frozen=True)
-class Series:
-    """One curve of a verdict's figure.
-
-    ``role`` is ``"measured"`` (markers, with a CI band from ``low``/``high``), ``"bound"``
-    (the theorem, dashed), ``"fit"`` (a fitted line, dotted) or ``"reference"``.
-    """
-
-    label: str
-    x: tuple[float, ...]
-    y: tuple[float, ...]
-    role: Literal["measured", "bound", "fit", "reference"] = "measured"
-    low: tuple[float, ...] | None = None
-    high: tuple[float, ...] | None = None
-    group: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "label": self.label,
-            "role": self.role,
-            "group": self.group,
-            "x": list(self.x),
-            "y": list(self.y),
-            "low": None if self.low is None else list(self.low),
-            "high": None if self.high is None else list(self.high),
-        }
-
-
-@dataclass(frozen=True)
-class FigureSpec:
-    """What a criterion wants drawn: axes and curves (the report renders it)."""
-
-    x_label: str
-    y_label: str
-    series: tuple[Series, ...]
-    x_log: bool = False
-    y_log: bool = False
-    title: str = ""
-    #: What the shaded bands around measured series are (legend text).
-    band_label: str = "95% CI of the mean"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "band_label": self.band_label,
-            "x_label": self.x_label,
-            "y_label": self.y_label,
-            "x_log": self.x_log,
-            "y_log": self.y_log,
-            "title": self.title,
-            "series": [s.to_dict() for s in self.series],
-        }
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The outcome of a criterion on the measurements, with the numbers behind it.
-
-    Attributes
-    ----------
-    outcome
-        ``holds``, ``violated``, ``inconclusive`` or ``error``.
-    reason
-        One sentence: why this outcome (for ``inconclusive``: what the data cannot decide).
-    predicted, measured
-        Short texts for the verdict table, e.g. ``"slope −1 ± 0.1"`` and ``"slope −1.004"``.
-    ci
-        The confidence interval of the headline number, if any.
-    numbers
-        Headline numbers (JSON-able floats), e.g. ``{"slope": -1.004, "max_slack": 12.5}``.
-    table
-        One row per grid point with the numbers behind the verdict.
-    figure
-        What to draw.
-    counterexample
-        For ``violated``: a reproducible point (parameters, replicate and seed, measured vs
-        predicted).
-    """
-
-    outcome: str
-    reason: str
-    predicted: str = ""
-    measured: str = ""
-    ci: tuple[float, float] | None = None
-    numbers: dict[str, float] = field(default_factory=dict)
-    table: tuple[dict[str, Any], ...] = ()
-    figure: FigureSpec | None = None
-    counterexample: dict[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        if self.outcome not in OUTCOMES:
-            raise ParameterError(
-                parameter="outcome", value=self.outcome, rule=f"must be one of {OUTCOMES}"
-            )
-
-    @classmethod
-    def error(cls, message: str) -> Verdict:
-        """The verdict of a claim whose experiment or criterion failed."""
-        return cls(ERROR, message, measured="—")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "outcome": self.outcome,
-            "reason": self.reason,
-            "predicted": self.predicted,
-            "measured": self.measured,
-            "ci": None if self.ci is None else [_json_float(self.ci[0]), _json_float(self.ci[1])],
-            "numbers": {k: _json_float(v) for k, v in self.numbers.items()},
-            "table": [{k: plain_data(v) for k, v in row.items()} for row in self.table],
-            # figures may pad intervals with NaN (e.g. points a fit skipped): strict JSON too
-            "figure": None if self.figure is None else plain_data(self.figure.to_dict()),
-            "counterexample": plain_data(self.counterexample),
-        }
-
-
-def _json_float(value: Any) -> float | None:
-    value = float(value)
-    return value if math.isfinite(value) else None
-
-
-def plain_data(value: Any) -> Any:
-    """Strict-JSON data: non-finite floats → None, numpy scalars → Python, tuples → lists.
-
-    Used for everything that leaves the process as JSON (verdicts.json, report tables).
-
-    >>> plain_data({"a": (np.float64(1.5), float("nan")), "b": np.int64(2)})
-    {'a': [1.5, None], 'b': 2}
-    """
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, np.bool_):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return _json_float(value)
-    if isinstance(value, Mapping):
-        return {str(k): plain_data(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [plain_data(v) for v in value]
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
-    return str(value)
-
-
-def format_number(value: float | None, digits: int = 3, *, nan: str = "—") -> str:
-    """A number with ``digits`` significant digits, a typographic minus, infinities as ∞.
-
-    >>> format_number(-0.0012345), format_number(float("inf")), format_number(None)
-    ('−0.00123', '∞', '—')
-    """
-    if value is None:
-        return "—"
-    value = float(value)
-    if math.isnan(value):
-        return nan
-    if math.isinf(value):
-        return "∞" if value > 0 else "−∞"
-    return f"{value:.{digits}g}".replace("-", "−")
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ with ``_`` or ``.``. A claim file is self-contained: its experiments are defined
 library (``fedtheory.problems``, ``fedtheory.algorithms``, ``fedtheory.exact``); it is not
 importable by other claim files. Every
 module-level :class:`~fedtheory.verify.claim.Claim` — or list/tuple of claims — is collected, in
-definition order. Like pytest, any folder works; the default is ``./verification``.
+definition order (a :class:`~fedtheory.verify.claim.Measurement` is not collected itself: its
+claims are). Like pytest, any folder works; the default is ``./verification``.
 
 Files are imported under a private, path-derived module name, so the same file loaded by the
 runner and by a worker process (local or Dask) defines the same experiment functions.

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import ctypes
 import math
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -27,6 +29,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any
 
 from fedtheory.errors import ParameterError
+from fedtheory.verify.claim import Experiment
+from fedtheory.verify.discovery import load_claim_file
 
 __all__ = [
     "DaskExecutor",
@@ -53,9 +57,7 @@ def available_cores() -> int:
 # --------------------------------------------------------------------------- the worker side
 
 
-def _experiment(file: str, claim_id: str) -> Any:
-    from fedtheory.verify.discovery import load_claim_file
-
+def _experiment(file: str, claim_id: str) -> Experiment:
     for loaded in load_claim_file(file):
         if loaded.claim.id == claim_id:
             return loaded.claim.experiment
@@ -128,9 +130,6 @@ def _die_with_parent() -> None:
     """Worker initializer: on Linux, ask for SIGTERM when the parent dies (e.g. SIGKILLed)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(Exception):
-            import ctypes
-            import signal
-
             libc = ctypes.CDLL("libc.so.6", use_errno=True)
             pr_set_pdeathsig = 1
             libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
@@ -238,7 +237,7 @@ class DaskExecutor(Executor):
         *,
         connect_timeout: float = _CONNECT_TIMEOUT_S,
     ) -> None:
-        try:
+        try:  # lazily: distributed is an optional dependency (the "distributed" extra)
             import distributed
         except ImportError:
             raise ParameterError(
@@ -281,10 +280,12 @@ class DaskExecutor(Executor):
             self._client = distributed.Client(self._cluster, set_as_default=False)
             self.workers = workers
             self.description = f"dask LocalCluster, {workers} worker processes"
-        self.address = self._client.scheduler.address
+        scheduler_rpc = self._client.scheduler
+        assert scheduler_rpc is not None  # set by a connected client
+        self.address = scheduler_rpc.address
 
     def run(self, tasks: Sequence[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
-        import distributed
+        import distributed  # optional dependency: present, since __init__ succeeded
 
         window = 4 * self.workers
         queue = iter(tasks)

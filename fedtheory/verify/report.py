@@ -41,16 +41,19 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from fedtheory._version import __version__
+from fedtheory.bounds import PAPERS
 from fedtheory.errors import ParameterError
-from fedtheory.verify.claim import format_number, plain_data
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rich.console import Console
-
-    from fedtheory.verify.claim import ClaimResult
+from fedtheory.plotting import figure_from_spec, png_bytes
+from fedtheory.verify.claim import ClaimResult
+from fedtheory.verify.verdict import format_number, plain_data
 
 __all__ = [
     "RUN_KEYS",
@@ -164,8 +167,6 @@ def format_ci(ci: Sequence[float] | None) -> str:
 
 def _by_paper(results: Iterable[ClaimResult]) -> list[tuple[str, list[ClaimResult]]]:
     """Results grouped by paper: known papers in catalogue order, then others as they come."""
-    from fedtheory.bounds._citation import PAPERS
-
     groups: dict[str, list[ClaimResult]] = {}
     for result in results:
         groups.setdefault(result.claim.paper, []).append(result)
@@ -174,8 +175,6 @@ def _by_paper(results: Iterable[ClaimResult]) -> list[tuple[str, list[ClaimResul
 
 
 def _paper_title(paper: str) -> str:
-    from fedtheory.bounds._citation import PAPERS
-
     known = PAPERS.get(paper)
     return known.title if known is not None else ""
 
@@ -193,10 +192,6 @@ def render_table(results: Sequence[ClaimResult], console: Console) -> None:
     User-supplied text is never interpreted as rich markup; on a console that is not a
     terminal no colour codes are written.
     """
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
     if not results:
         console.print("no claims")
         return
@@ -289,7 +284,7 @@ def figure_name(claim_id: str) -> str:
 
 
 def write_figure(result: ClaimResult, path: str | os.PathLike[str]) -> Path | None:
-    """Draw the verdict's :class:`~fedtheory.verify.claim.FigureSpec` to a PNG (atomically).
+    """Draw the verdict's :class:`~fedtheory.plotting.FigureSpec` to a PNG (atomically).
 
     The title is the claim id; the drawing is :func:`fedtheory.plotting.figure_from_spec`:
     measured series are markers joined by a line with a shaded CI band, bounds dashed, fits
@@ -302,8 +297,6 @@ def write_figure(result: ClaimResult, path: str | os.PathLike[str]) -> Path | No
     pathlib.Path or None
         ``path``, or None when the verdict has no figure (nothing is written then).
     """
-    from fedtheory.plotting import figure_from_spec, png_bytes
-
     spec = result.verdict.figure
     if spec is None:
         return None
@@ -324,7 +317,8 @@ def _run_info(run_info: Mapping[str, Any] | None, results: Sequence[ClaimResult]
         info["command"] = shlex.join(str(a) for a in info["command"])
     if info["store"] is not None:
         info["store"] = os.fspath(info["store"])
-    return plain_data(info)
+    plain: dict[str, Any] = plain_data(info)
+    return plain
 
 
 def _now() -> str:

@@ -5,10 +5,12 @@ replicates with deterministic seeds, skips the replicates the store already hold
 as tasks (a point and a block of its replicates) on an executor, stores every result as it
 arrives, then reads the measurements back from the store in sweep order and judges each claim.
 
-Seeds (DESIGN §4): replicate ``r`` at parameter point ``p`` of claim ``c`` under base seed ``s``
-gets ``SeedSequence(s, spawn_key=(h(c), h(p), r))`` where ``h`` is a 128-bit hash, reduced to a
-63-bit integer. It depends on nothing else — not the executor, the worker count, the blocking,
-the order of points or the other claims — so the same seed gives the same bits everywhere.
+Seeds (DESIGN §4): replicate ``r`` at parameter point ``p`` of measurement ``c`` (a claim's
+:class:`~fedtheory.verify.claim.Measurement`, whose id is the claim id for a claim alone on its
+data) under base seed ``s`` gets ``SeedSequence(s, spawn_key=(h(c), h(p), r))`` where ``h`` is a
+128-bit hash, reduced to a 63-bit integer. It depends on nothing else — not the executor, the
+worker count, the blocking, the order of points or the other claims — so the same seed gives the
+same bits everywhere, and the claims of one measurement share every replicate (computed once).
 """
 
 from __future__ import annotations
@@ -28,16 +30,13 @@ import numpy as np
 
 from fedtheory._version import __version__
 from fedtheory.errors import ParameterError
-from fedtheory.verify.claim import (
-    PROFILES,
-    ClaimResult,
-    Measurements,
-    PointMeasurements,
-    Verdict,
-)
+from fedtheory.verify.claim import ClaimResult, Measurement
 from fedtheory.verify.discovery import LoadedClaim, discover, select
 from fedtheory.verify.executors import Executor, make_executor
+from fedtheory.verify.measurements import Measurements, PointMeasurements
 from fedtheory.verify.store import DEFAULT_STORE, ResultStore, canonical_json, result_key
+from fedtheory.verify.sweep import PROFILES
+from fedtheory.verify.verdict import Verdict
 
 __all__ = [
     "PlannedClaim",
@@ -70,8 +69,10 @@ def _check_seed(seed: Any) -> int:
     return int(seed)
 
 
-def replicate_seed(base_seed: int, claim_id: str, params: Mapping[str, Any], replicate: int) -> int:
-    """The seed of one replicate (a 63-bit int), from ``numpy.random.SeedSequence``.
+def replicate_seed(
+    base_seed: int, measurement_id: str, params: Mapping[str, Any], replicate: int
+) -> int:
+    """The seed of one replicate of a measurement (63 bits), from ``numpy.random.SeedSequence``.
 
     >>> seed = replicate_seed(0, "classic/x/y", {"T": 10}, 0)
     >>> seed == replicate_seed(0, "classic/x/y", {"T": 10}, 0), 0 <= seed < 2**63
@@ -79,7 +80,11 @@ def replicate_seed(base_seed: int, claim_id: str, params: Mapping[str, Any], rep
     """
     sequence = np.random.SeedSequence(
         _check_seed(base_seed),
-        spawn_key=(*_hash_words(claim_id), *_hash_words(canonical_json(dict(params))), replicate),
+        spawn_key=(
+            *_hash_words(measurement_id),
+            *_hash_words(canonical_json(dict(params))),
+            replicate,
+        ),
     )
     return int(sequence.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
@@ -121,29 +126,71 @@ class PlannedClaim:
         return self.loaded.claim.id
 
 
+def _sweeps_by_profile(measurement: Measurement) -> dict[str, dict[str, Any]] | None:
+    if measurement.sweeps is None:
+        return None
+    return {p: measurement.sweep(p).to_dict() for p in PROFILES}
+
+
+def _check_same_measurement(first: LoadedClaim, other: LoadedClaim) -> None:
+    """Refuse two different measurements with one id (their seeds and store keys would mix)."""
+    a, b = first.claim.measurement, other.claim.measurement
+    if a is b:
+        return
+    experiments = [
+        (str(loaded.file), loaded.claim.experiment.__qualname__) for loaded in (first, other)
+    ]
+    if experiments[0] != experiments[1]:
+        why = (
+            f"measured by {experiments[0][1]} in {experiments[0][0]} for {first.claim.id}, by "
+            f"{experiments[1][1]} in {experiments[1][0]} for {other.claim.id}"
+        )
+    elif _sweeps_by_profile(a) != _sweeps_by_profile(b):
+        why = f"with different sweeps for {first.claim.id} and {other.claim.id}"
+    else:
+        return  # two equal declarations of one measurement: same seeds, same data
+    raise ParameterError(
+        parameter="measurement",
+        value=a.id,
+        rule=f"names two different measurements, {why}; give one of them another id",
+    )
+
+
 def plan(claims: Sequence[LoadedClaim], profile: str, base_seed: int = 0) -> list[PlannedClaim]:
-    """Expand claims into replicates with their seeds and keys (nothing runs)."""
+    """Expand claims into replicates with their seeds and keys (nothing runs).
+
+    Seeds and keys come from the claim's measurement id, so the claims of one measurement get
+    the same replicates (computed once by :func:`verify`).
+
+    Raises
+    ------
+    ParameterError
+        Unknown profile, bad seed, or two different measurements (another experiment or other
+        sweeps) with the same id.
+    """
     _check_profile(profile)
     base_seed = _check_seed(base_seed)
     planned = []
-    experiments: dict[str, tuple[str, str]] = {}
+    first_of: dict[str, LoadedClaim] = {}
+    # (measurement, fingerprint, point) -> (seed, key) of replicates 0, 1, ...: the claims of
+    # one measurement share them, so each is derived once
+    derived: dict[tuple[str, str, str], list[tuple[int, str]]] = {}
     for loaded in claims:
         claim = loaded.claim
-        experiment = (str(loaded.file), claim.experiment.__qualname__)
-        if experiments.setdefault(claim.measures, experiment) != experiment:
-            first = experiments[claim.measures]
-            raise ParameterError(
-                f"{claim.id}: measurement set {claim.measures!r} is measured by "
-                f"{first[1]} in {first[0]}; this claim uses {experiment[1]} in {experiment[0]}"
-            )
+        measurement_id = claim.measurement.id
+        _check_same_measurement(first_of.setdefault(measurement_id, loaded), loaded)
         sweep = claim.sweep(profile)
         points = sweep.points()
-        replicates = []
+        replicates: list[Replicate] = []
         for index, params in enumerate(points):
-            for r in range(sweep.replicates):
-                seed = replicate_seed(base_seed, claim.measures, params, r)
-                key = result_key(claim.measures, params, seed, loaded.fingerprint, __version__)
-                replicates.append(Replicate(index, r, seed, key))
+            known = derived.setdefault(
+                (measurement_id, loaded.fingerprint, canonical_json(params)), []
+            )
+            for r in range(len(known), sweep.replicates):
+                seed = replicate_seed(base_seed, measurement_id, params, r)
+                key = result_key(measurement_id, params, seed, loaded.fingerprint, __version__)
+                known.append((seed, key))
+            replicates.extend(Replicate(index, r, *known[r]) for r in range(sweep.replicates))
         block = sweep.block or sweep.replicates
         planned.append(PlannedClaim(loaded, profile, points, replicates, block))
     return planned
@@ -290,7 +337,7 @@ def verify(
     owns_executor = not isinstance(executor, Executor)
     with ResultStore(store) as results_store:
         todo: list[tuple[PlannedClaim, list[Replicate]]] = []
-        scheduled: set[str] = set()  # claims sharing a measurement set compute it once
+        scheduled: set[str] = set()  # the claims of one measurement compute it once
         for p in planned:
             stored = {} if no_cache else results_store.existing(r.key for r in p.replicates)
             missing = [r for r in p.replicates if r.key not in stored and r.key not in scheduled]
@@ -374,8 +421,9 @@ def _execute(
         sweep_params = outcome["params"]
         records = []
         for result in outcome["results"]:
+            measurement_id = planned.loaded.claim.measurement.id
             key = result_key(
-                planned.loaded.claim.measures,
+                measurement_id,
                 sweep_params,
                 result["seed"],
                 planned.loaded.fingerprint,
@@ -384,7 +432,7 @@ def _execute(
             records.append(
                 {
                     "key": key,
-                    "claim": planned.loaded.claim.measures,
+                    "claim": measurement_id,
                     "params": sweep_params,
                     "replicate": result["replicate"],
                     "seed": result["seed"],

@@ -46,7 +46,6 @@ def gd_gap(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 gd_linear_rate = Claim(
     id="classic/gd/linear-rate",
-    source=bounds.get("classic.gd.strongly-convex").source,
     statement=(
         "Gradient descent with step 1/L on an L-smooth, μ-strongly convex function satisfies "
         "f(x_T) − f* ≤ (1 − μ/L)^T (f(x_0) − f*) for every start and every T."
@@ -95,7 +94,6 @@ def gd_distance_worst_case(params: dict[str, Any], seed: int) -> dict[str, float
 
 gd_distance_attained = Claim(
     id="classic/gd/distance-rate-attained",
-    source=bounds.get("classic.gd.strongly-convex.distance").source,
     statement=(
         "With step 2/(μ + L) the squared distance contracts by ((L − μ)/(L + μ))² per step, and "
         "the rate is exact: on diag(μ, L) from a start with both eigen-components it is attained "
@@ -138,7 +136,6 @@ def inexact_gd_gap(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 inexact_gd_measured = Claim(
     id="classic/inexact-gd/measured-errors",
-    source=bounds.get("classic.inexact-gd").source,
     statement=(
         "Gradient descent with step 1/L and gradient errors e_k satisfies f(x_S) − f* ≤ "
         "(1 − μ/L)^S Δ0 + Σ_k (1 − μ/L)^{S−k} ‖e_k‖²/(2L), evaluated on the errors that "
@@ -186,7 +183,6 @@ def inexact_gd_floor(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 inexact_gd_bounded = Claim(
     id="classic/inexact-gd/bounded-errors",
-    source=bounds.get("classic.inexact-gd.bounded-errors").source,
     statement=(
         "With every squared gradient error at most ε², inexact GD converges linearly to the "
         "floor ε²/(2μ): f(x_S) − f* ≤ (1 − μ/L)^S Δ0 + ε²(1 − (1 − μ/L)^S)/(2μ)."

@@ -59,7 +59,6 @@ _RATE_SWEEPS = {
 
 sgd_rate = Claim(
     id="classic/sgd/rate",
-    source=bounds.get("classic.sgd.strongly-convex.distance").source,
     statement="The expected squared distance of SGD with steps 1/(μt) decays like 1/T.",
     bound=bounds.get("classic.sgd.strongly-convex.distance"),
     experiment=sgd_last_iterate,
@@ -71,7 +70,6 @@ sgd_rate = Claim(
 
 sgd_distance_bound = Claim(
     id="classic/sgd/distance-bound",
-    source=bounds.get("classic.sgd.strongly-convex.distance").source,
     statement="E‖w_T − w*‖² ≤ 4G²/(μ²T) for every T.",
     bound=bounds.get("classic.sgd.strongly-convex.distance"),
     experiment=sgd_last_iterate,
@@ -84,7 +82,6 @@ sgd_distance_bound = Claim(
 
 sgd_gap_bound = Claim(
     id="classic/sgd/gap-bound",
-    source=bounds.get("classic.sgd.strongly-convex.gap").source,
     statement="For an L-smooth F, E[F(w_T) − F*] ≤ 2LG²/(μ²T).",
     bound=bounds.get("classic.sgd.strongly-convex.gap"),
     experiment=sgd_last_iterate,

@@ -38,6 +38,7 @@ from fedtheory.verify import (
     Crossing,
     Identity,
     LowerBoundHolds,
+    Measurement,
     RateExponent,
     Sweep,
     UpperBoundHolds,
@@ -111,7 +112,6 @@ def thm1_chain(params: dict[str, Any], seed: int) -> dict[str, float]:
     }
 
 
-_V1_SET = "fedlrgd/thm1/constant-chain-draws"
 _V1 = {
     "smoke": Sweep(grid={"d": [1, 5, 8]}, fixed={"eta_min": 0.0, "decades": 8.0}, replicates=30),
     "quick": Sweep(
@@ -125,30 +125,27 @@ _V1_NOTE = (
     "natural; both sides in log space (r^{−2η/d} underflows float64)."
 )
 
-thm1_chain_claim = Claim(
+thm1_constant_chain_draws = Measurement(
+    id="fedlrgd/thm1/constant-chain-draws",
+    experiment=thm1_chain,
+    sweeps=_V1,
+    notes=_V1_NOTE,
+)
+thm1_chain_claim = thm1_constant_chain_draws.claim(
     id="fedlrgd/thm1/constant-chain",
-    source=THM1.source,
     statement=(
         "For r ≥ r_min the proof's bound L2²/(l!)²·((r/(d!C(l+d, d)))^{1/d} − 1)^{−2η} is at most "
         "K r^{−2η/d} with K = L2²e^{2η/d}d^{η/d}4^η(l+d)^{2η}/(l!)²."
     ),
-    experiment=thm1_chain,
-    sweeps=_V1,
     criterion=UpperBoundHolds("log_chain", "log_bound", x="d", over="every"),
     bound=THM1,
-    notes=_V1_NOTE,
-    measures=_V1_SET,
 )
 
-thm1_stirling_claim = Claim(
+thm1_stirling_claim = thm1_constant_chain_draws.claim(
     id="fedlrgd/thm1/stirling-52",
     source=Citation("fedlrgd", "proof of Theorem 1, eq. (52)"),
     statement="(52): d!·C(l + d, d) = (l + d)!/l! ≤ e√d (l + d)^d for every d and l.",
-    experiment=thm1_chain,
-    sweeps=_V1,
     criterion=UpperBoundHolds("log_52_lhs", "log_52_rhs", x="d", over="every"),
-    notes=_V1_NOTE,
-    measures=_V1_SET,
 )
 
 thm1_power_claim = Claim(
@@ -233,7 +230,6 @@ def thm2_draw(params: dict[str, Any], seed: int) -> dict[str, float]:
     }
 
 
-_V9_SET = "fedlrgd/thm2/random-draws"
 _V9 = {
     "smoke": Sweep(grid={"d": [1, 3, 5]}, replicates=8),
     "quick": Sweep(grid={"d": [1, 2, 3, 4, 5]}, replicates=50),
@@ -247,72 +243,59 @@ _V9_NOTE = (
     "printed bound (fedlrgd.thm2.sufficient-rank) written in logs, since r exceeds float64."
 )
 
-rank_suffices = Claim(
+thm2_random_draws = Measurement(
+    id="fedlrgd/thm2/random-draws",
+    experiment=thm2_draw,
+    sweeps=_V9,
+    notes=_V9_NOTE,
+)
+rank_suffices = thm2_random_draws.claim(
     id="fedlrgd/thm2/rank-satisfies-61",
-    source=SUFFICIENT.source,
     statement=(
         "With r = r(47), the proof's sufficient condition for (61) holds: L2η2^ηe^{η(d+1)/d}"
         "d^{η/(2d)}(η+d)^η/((η−1)^η r^{η/d−2α−2}) ≤ √((κ − 1)ε/(κX))."
     ),
-    experiment=thm2_draw,
-    sweeps=_V9,
     criterion=UpperBoundHolds("log_lhs61", "log_rhs61", x="d", over="every"),
     bound=SUFFICIENT,
-    notes=_V9_NOTE + " Equality up to rounding when the second branch of (47) is active.",
-    measures=_V9_SET,
+    notes="Equality up to rounding when the second branch of (47) is active.",
 )
 
-iterations_suffice = Claim(
+iterations_suffice = thm2_random_draws.claim(
     id="fedlrgd/thm2/iterations-reach-epsilon",
-    source=ITERATIONS.source,
     statement="With S = S(48), (1 − 1/κ)^S·X ≤ ε, X = F(θ⁰) − F_* + 9(B + 3)⁴p/(2μ) (via (64)).",
-    experiment=thm2_draw,
-    sweeps=_V9,
     criterion=UpperBoundHolds("log_final_gap", "log_epsilon", x="d", over="every"),
     bound=ITERATIONS,
-    notes=_V9_NOTE,
-    measures=_V9_SET,
 )
 
-delta_at_most_half = Claim(
+delta_at_most_half = thm2_random_draws.claim(
     id="fedlrgd/thm2/delta-at-most-half",
     source=Citation("fedlrgd", "proof of Theorem 2, (64)–(65)"),
     statement="δ = (1 − 1/κ)^{S/2} ≤ 1/2 for S from (48) and ε ≤ 9(B + 3)⁴p/(8μ) (65).",
-    experiment=thm2_draw,
-    sweeps=_V9,
     criterion=UpperBoundHolds("log_delta", "log_half", x="d", over="every"),
-    notes=_V9_NOTE,
-    measures=_V9_SET,
 )
 
-delta_covers_61 = Claim(
+delta_covers_61 = thm2_random_draws.claim(
     id="fedlrgd/thm2/delta-covers-61",
     source=Citation("fedlrgd", "proof of Theorem 2, the display bounding δ from below"),
     statement=("δ = (1 − 1/κ)^{S/2} ≥ √((κ − 1)ε/(κX)), so the sufficient condition implies (61)."),
-    experiment=thm2_draw,
-    sweeps=_V9,
     criterion=LowerBoundHolds("log_delta", "log_rhs61", x="d", over="every"),
-    notes=_V9_NOTE + " Equality when log(X/ε)/log(κ/(κ−1)) is an integer.",
-    measures=_V9_SET,
+    notes="Equality when log(X/ε)/log(κ/(κ−1)) is an integer.",
 )
 
-rank_exponent = Claim(
+rank_exponent = thm2_random_draws.claim(
     id="fedlrgd/thm2/rank-exponent",
-    source=RANK_EXPONENT.source,
     statement=(
         "log r(47) grows like (d/(2(η − (2α + 2)d)))·log(1/ε) as ε → 0 (guide V10: within 1e-3)."
     ),
-    experiment=thm2_draw,
-    sweeps=_V9,
     criterion=Identity("rank_slope", RANK_EXPONENT, rtol=0.0, atol=1e-3, over="every", x="d"),
     bound=RANK_EXPONENT,
-    notes=_V9_NOTE
-    + " Slope between ε = 1e-200 and 1e-300 of the registered r(47) (ceiling included), in "
-    "arbitrary precision; the tests check the same exponent with Bound.exponent.",
-    measures=_V9_SET,
+    notes=(
+        "Slope between ε = 1e-200 and 1e-300 of the registered r(47) (ceiling included), in "
+        "arbitrary precision; the tests check the same exponent with Bound.exponent."
+    ),
 )
 
-assumption8_compatible = Claim(
+assumption8_compatible = thm2_random_draws.claim(
     id="fedlrgd/assumption8/compatible-at-prescribed-rank",
     source=Citation("fedlrgd", "assumption (8) with Theorem 2's r (47); guide §3.3 D1, §6.1"),
     statement=(
@@ -321,20 +304,19 @@ assumption8_compatible = Claim(
         "smoothness, i.e. r(47) ≤ r_max(d, η, α, L2), the largest rank at which Theorem 1 does "
         "not already force ‖G^{−1}‖_op > r^α."
     ),
-    experiment=thm2_draw,
-    sweeps=_V9,
     criterion=UpperBoundHolds("log10_r47", "log10_rmax", x="d", over="every"),
     bound=CONDITIONING,
     expect="violated",
-    notes=_V9_NOTE
-    + " Derived (D1): Theorem 1 on G itself gives ‖G^{−1}‖_op ≥ (r − 1)^{η/d}/(r√K) for "
-    "r − 1 ≥ r_min (fedlrgd.d1.conditioning), which exceeds r^α beyond r_max = max{r*, "
-    "r_min + 1} (assumption8_rank_limit). In the quick draws 98% have r(47) > r_max (by up to "
-    "600 decades); wherever Theorem 1 reaches r(47) the lower bound puts ‖G^{−1}‖_op at "
-    "10^9–10^900 times r^α. The exceptions are d = 1 draws with the first branch of (47) active "
-    "and η just above an integer, where r(47) − 1 < r_min. Literally, (8) is unsatisfiable "
-    "anyway (two samples y¹ → y² make G singular); this is the per-instance contradiction.",
-    measures=_V9_SET,
+    notes=(
+        "Derived (D1): Theorem 1 on G itself gives ‖G^{−1}‖_op ≥ (r − 1)^{η/d}/(r√K) for "
+        "r − 1 ≥ r_min (fedlrgd.d1.conditioning), which exceeds r^α beyond r_max = max{r*, "
+        "r_min + 1} (assumption8_rank_limit). In the quick draws 98% have r(47) > r_max (by up to "
+        "600 decades); wherever Theorem 1 reaches r(47) the lower bound puts ‖G^{−1}‖_op at "
+        "10^9–10^900 times r^α. The exceptions are d = 1 draws with the first branch of (47) "
+        "active and η just above an integer, where r(47) − 1 < r_min. Literally, (8) is "
+        "unsatisfiable anyway (two samples y¹ → y² make G singular); this is the per-instance "
+        "contradiction."
+    ),
 )
 
 
@@ -403,7 +385,6 @@ def fedave_draw(params: dict[str, Any], seed: int) -> dict[str, float]:
     }
 
 
-_V12_SET = "fedlrgd/thm3/random-draws"
 _V12 = {
     "smoke": Sweep(fixed={"regime": "(88)"}, replicates=24),
     "quick": Sweep(fixed={"regime": "(88)"}, replicates=200),
@@ -416,101 +397,71 @@ _V12_NOTE = (
     "(3/C3)√(6C2/C1) → 0 (relative error ~1e-16/t²), so ε' stays ≥ 1e-6 in the draws."
 )
 
-viete_root = Claim(
+thm3_random_draws = Measurement(
+    id="fedlrgd/thm3/random-draws",
+    experiment=fedave_draw,
+    sweeps=_V12,
+    notes=_V12_NOTE,
+)
+viete_root = thm3_random_draws.claim(
     id="fedlrgd/thm3/viete-root",
-    source=B_STAR.source,
     statement=(
         "b* = (C3/3)(sin(arcsin(1 − 54C2/(C1C3²))/3 + 2π/3) − 1/2) is the positive root of the "
         "stationarity cubic 2C1b³ + C1C3b² − C2C3 = 0 (86), to 1e-8."
     ),
-    experiment=fedave_draw,
-    sweeps=_V12,
     criterion=Identity("b_root", B_STAR, rtol=1e-8, over="every"),
     bound=B_STAR,
-    notes=_V12_NOTE,
-    measures=_V12_SET,
 )
 
-b_star_lower = Claim(
+b_star_lower = thm3_random_draws.claim(
     id="fedlrgd/thm3/b-star-lower-89",
-    source=B_STAR_LOWER.source,
     statement="Under (88), b* ≥ (m/2)(ε'/C)^{1/4} (89).",
-    experiment=fedave_draw,
-    sweeps=_V12,
     criterion=LowerBoundHolds("b_root", B_STAR_LOWER, over="every"),
     bound=B_STAR_LOWER,
-    notes=_V12_NOTE + " b* ≈ √2·m(ε'/C)^{1/4}, so the slack is about 2.8 below, 1.4 above.",
-    measures=_V12_SET,
+    notes="b* ≈ √2·m(ε'/C)^{1/4}, so the slack is about 2.8 below, 1.4 above.",
 )
 
-b_star_upper = Claim(
+b_star_upper = thm3_random_draws.claim(
     id="fedlrgd/thm3/b-star-upper-89",
-    source=B_STAR_UPPER.source,
     statement="Under (88), b* ≤ 2m(ε'/C)^{1/4} (89).",
-    experiment=fedave_draw,
-    sweeps=_V12,
     criterion=UpperBoundHolds("b_root", B_STAR_UPPER, over="every"),
     bound=B_STAR_UPPER,
-    notes=_V12_NOTE,
-    measures=_V12_SET,
 )
 
-optimum_above_min_g = Claim(
+optimum_above_min_g = thm3_random_draws.claim(
     id="fedlrgd/thm3/optimum-above-min-g",
     source=Citation("fedlrgd", "proof of Theorem 3 (App. D), eq. (85)"),
     statement="The optimized bound (79) is at least min_b g(b), g(b) = (C1b + C2/b)(b + C3) (85).",
-    experiment=fedave_draw,
-    sweeps=_V12,
     criterion=LowerBoundHolds("gamma_exact", "min_g", over="every"),
-    notes=_V12_NOTE,
-    measures=_V12_SET,
 )
 
-optimum_below_two_min_g = Claim(
+optimum_below_two_min_g = thm3_random_draws.claim(
     id="fedlrgd/thm3/optimum-below-two-min-g",
     source=Citation("fedlrgd", "proof of Theorem 3 (App. D), eq. (85)"),
     statement="The optimized bound (79) is at most 2·min_b g(b) (85).",
-    experiment=fedave_draw,
-    sweeps=_V12,
     criterion=UpperBoundHolds("gamma_exact", "two_min_g", over="every"),
-    notes=_V12_NOTE,
-    measures=_V12_SET,
 )
 
-optimum_below_8 = Claim(
+optimum_below_8 = thm3_random_draws.claim(
     id="fedlrgd/thm3/optimum-below-8",
-    source=FEDAVE_UPPER.source,
     statement="Under (88), the optimized bound (79) is at most 8φτm(C/ε')^{3/4} (Theorem 3).",
-    experiment=fedave_draw,
-    sweeps=_V12,
     criterion=UpperBoundHolds("gamma_exact", FEDAVE_UPPER, over="every"),
     bound=FEDAVE_UPPER,
-    notes=_V12_NOTE,
-    measures=_V12_SET,
 )
 
-optimum_above_three_quarters = Claim(
+optimum_above_three_quarters = thm3_random_draws.claim(
     id="fedlrgd/thm3/optimum-above-three-quarters",
-    source=FEDAVE_LOWER.source,
     statement="Under (88), the optimized bound (79) is at least (3/4)φτm(C/ε')^{3/4}.",
-    experiment=fedave_draw,
-    sweeps=_V12,
     criterion=LowerBoundHolds("gamma_exact", FEDAVE_LOWER, over="every"),
     bound=FEDAVE_LOWER,
-    notes=_V12_NOTE
-    + " A bracket on the optimized *bound* of FedAve's error, not on FedAve (guide §6.4).",
-    measures=_V12_SET,
+    notes="A bracket on the optimized *bound* of FedAve's error, not on FedAve (guide §6.4).",
 )
 
-arcsin_domain = Claim(
+arcsin_domain = thm3_random_draws.claim(
     id="fedlrgd/thm3/arcsin-domain",
     source=B_STAR.source,
     statement="Under (88) the argument 1 − 54C2/(C1C3²) of Viète's arcsin is ≥ −1 (b* is real).",
-    experiment=fedave_draw,
-    sweeps=_V12,
     criterion=LowerBoundHolds("arcsin_argument", "minus_one", over="every"),
-    notes=_V12_NOTE,
-    measures=_V12_SET,
 )
 
 arcsin_domain_without_88 = Claim(
@@ -545,7 +496,6 @@ def fedave_path(params: dict[str, Any], seed: int) -> dict[str, float]:
 _EPS_INV = [10.0**k for k in range(0, 17)]
 fedave_exponent = Claim(
     id="fedlrgd/thm3/exponent-three-quarters",
-    source=bounds.get("fedlrgd.thm3").source,
     statement=(
         "The optimized FedAve bound (79) grows like (1/ε')^{3/4} as ε' → 0: "
         "d log Γ/d log(1/ε') → 3/4 ± 0.01 (guide V12)."
@@ -599,7 +549,6 @@ def lemma4_block(params: dict[str, Any], seed: int) -> dict[str, float]:
     }
 
 
-_V13_LEMMA4_SET = "fedlrgd/lemma4/grid"
 _LEMMA4 = {
     "smoke": Sweep(grid={"block": list(range(4))}, fixed={"blocks": 4, "points": 1000}),
     "quick": Sweep(grid={"block": list(range(10))}, fixed={"blocks": 10, "points": 10000}),
@@ -609,32 +558,28 @@ _LEMMA4_NOTE = (
     "reports its worst point for each side, which the registered bound is evaluated at."
 )
 
-lemma4_lower = Claim(
-    id="fedlrgd/lemma4/lower-on-grid",
-    source=LEMMA4_LOWER.source,
-    statement="sin(arcsin(1 − t²)/3 + 2π/3) ≥ 1/2 + t/√6 − 5t²/9 for t ∈ [0, 1].",
+lemma4_grid = Measurement(
+    id="fedlrgd/lemma4/grid",
     experiment=lemma4_block,
     sweeps=_LEMMA4,
+    notes=_LEMMA4_NOTE,
+)
+lemma4_lower = lemma4_grid.claim(
+    id="fedlrgd/lemma4/lower-on-grid",
+    statement="sin(arcsin(1 − t²)/3 + 2π/3) ≥ 1/2 + t/√6 − 5t²/9 for t ∈ [0, 1].",
     criterion=LowerBoundHolds(
         "h_at_t_lower", LEMMA4_LOWER, x="block", over="every", bound_args={"t": "t_lower"}
     ),
     bound=LEMMA4_LOWER,
-    notes=_LEMMA4_NOTE,
-    measures=_V13_LEMMA4_SET,
 )
 
-lemma4_upper = Claim(
+lemma4_upper = lemma4_grid.claim(
     id="fedlrgd/lemma4/upper-on-grid",
-    source=LEMMA4_UPPER.source,
     statement="sin(arcsin(1 − t²)/3 + 2π/3) ≤ 1/2 + t/√6 + 5t²/9 for t ∈ [0, 1].",
-    experiment=lemma4_block,
-    sweeps=_LEMMA4,
     criterion=UpperBoundHolds(
         "h_at_t_upper", LEMMA4_UPPER, x="block", over="every", bound_args={"t": "t_upper"}
     ),
     bound=LEMMA4_UPPER,
-    notes=_LEMMA4_NOTE,
-    measures=_V13_LEMMA4_SET,
 )
 
 
@@ -656,7 +601,6 @@ def erlang_quantile(params: dict[str, Any], seed: int) -> dict[str, float]:
     }
 
 
-_ERLANG_SET = "fedlrgd/eq18/erlang-quantiles"
 _ERLANG = {
     "smoke": Sweep(grid={"b": [1, 20, 60]}, replicates=8),
     "quick": Sweep(grid={"b": [1, 2, 3, 5, 10, 20, 40, 60]}, replicates=40),
@@ -669,93 +613,73 @@ _ERLANG_NOTE = (
     "1.3× at b = 20). Both drop the √(2b log k) spread of the maximum."
 )
 
-prop2_lower = Claim(
-    id="fedlrgd/prop2/lower",
-    source=PROP2_LOWER.source,
-    statement="For (k − 1)b ≥ 55, F_Y^{−1}(1 − 1/k) ≥ (log(k − 1) + log b)/2, Y ~ Erlang(b, 1).",
+eq18_erlang_quantiles = Measurement(
+    id="fedlrgd/eq18/erlang-quantiles",
     experiment=erlang_quantile,
     sweeps=_ERLANG,
+    notes=_ERLANG_NOTE,
+)
+prop2_lower = eq18_erlang_quantiles.claim(
+    id="fedlrgd/prop2/lower",
+    statement="For (k − 1)b ≥ 55, F_Y^{−1}(1 − 1/k) ≥ (log(k − 1) + log b)/2, Y ~ Erlang(b, 1).",
     criterion=LowerBoundHolds("quantile", PROP2_LOWER, x="b", over="every"),
     bound=PROP2_LOWER,
-    notes=_ERLANG_NOTE,
-    measures=_ERLANG_SET,
 )
 
-prop2_upper = Claim(
+prop2_upper = eq18_erlang_quantiles.claim(
     id="fedlrgd/prop2/upper",
-    source=PROP2_UPPER.source,
     statement="For (k − 1)b ≥ 55, F_Y^{−1}(1 − 1/k) ≤ 2log(k − 1) + 2b log(2b), Y ~ Erlang(b, 1).",
-    experiment=erlang_quantile,
-    sweeps=_ERLANG,
     criterion=UpperBoundHolds("quantile", PROP2_UPPER, x="b", over="every"),
     bound=PROP2_UPPER,
-    notes=_ERLANG_NOTE,
-    measures=_ERLANG_SET,
 )
 
-eq18_printed = Claim(
+eq18_printed = eq18_erlang_quantiles.claim(
     id="fedlrgd/eq18/quantile-not-understated",
-    source=EQ18.source,
     statement=(
         "The running-time model's estimate (18), F_Y^{−1}(1 − 1/k) ≈ log k + b, does not "
         "understate the Erlang(b, 1) quantile that sets the epoch time (it is consistent with "
         "Proposition 2's bracket, which the paper cites for it)."
     ),
-    experiment=erlang_quantile,
-    sweeps=_ERLANG,
     criterion=UpperBoundHolds("quantile", EQ18, x="b", over="every"),
     bound=EQ18,
     expect="violated",
-    notes=_ERLANG_NOTE
-    + " Erratum (guide §3.2.7, §6.11): log k + b lies inside Proposition 2's wide bracket, "
-    "but the quantile exceeds it, e.g. 48.8 against 33.8 at b = 20, k = 10⁶.",
-    measures=_ERLANG_SET,
+    notes=(
+        "Erratum (guide §3.2.7, §6.11): log k + b lies inside Proposition 2's wide bracket, "
+        "but the quantile exceeds it, e.g. 48.8 against 33.8 at b = 20, k = 10⁶."
+    ),
 )
 
-eq18_corrected = Claim(
+eq18_corrected = eq18_erlang_quantiles.claim(
     id="fedlrgd/eq18/corrected-upper-bound",
-    source=EQ18_CORRECTED.source,
     statement=(
         "With the sub-gamma deviation term, F_Y^{−1}(1 − 1/k) ≤ log k + b + √(2b log k) for "
         "Y ~ Erlang(b, 1)."
     ),
-    experiment=erlang_quantile,
-    sweeps=_ERLANG,
     criterion=UpperBoundHolds("quantile", EQ18_CORRECTED, x="b", over="every"),
     bound=EQ18_CORRECTED,
-    notes=_ERLANG_NOTE,
-    measures=_ERLANG_SET,
 )
 
 _EQ19_ARGS = {"m": "k", "tau": 1.0}
-eq19_printed = Claim(
+eq19_printed = eq18_erlang_quantiles.claim(
     id="fedlrgd/eq19/epoch-time-not-understated",
-    source=EQ19.source,
     statement=(
         "The expected computation time of a type-A epoch with k = τm active clients, "
         "b + E[max_{i≤τm} Y_i], is not understated by log(τm) + 2b (19), the time (21) charges."
     ),
-    experiment=erlang_quantile,
-    sweeps=_ERLANG,
     criterion=UpperBoundHolds("epoch_time", EQ19, x="b", over="every", bound_args=_EQ19_ARGS),
     bound=EQ19,
     expect="violated",
-    notes=_ERLANG_NOTE + " τ = 1, so τm = k; exact expectation by quadrature (no Monte Carlo).",
-    measures=_ERLANG_SET,
+    notes="τ = 1, so τm = k; exact expectation by quadrature (no Monte Carlo).",
 )
 
-eq19_corrected = Claim(
+eq19_corrected = eq18_erlang_quantiles.claim(
     id="fedlrgd/eq19/corrected-bound-exact-maximum",
-    source=EQ19_CORRECTED.source,
     statement="b + E[max_{i≤τm} Y_i] ≤ log(τm) + 2b + √(2b log(τm)) for Y_i ~ Erlang(b, 1) i.i.d.",
-    experiment=erlang_quantile,
-    sweeps=_ERLANG,
     criterion=UpperBoundHolds(
         "epoch_time", EQ19_CORRECTED, x="b", over="every", bound_args=_EQ19_ARGS
     ),
     bound=EQ19_CORRECTED,
-    notes=_ERLANG_NOTE + " τ = 1, so τm = k.",
-    measures=_ERLANG_SET,
+    notes="τ = 1, so τm = k.",
 )
 
 
@@ -842,7 +766,6 @@ def _path_points(step: int) -> list[dict[str, Any]]:
     ]
 
 
-_V15_SET = "fedlrgd/prop1/scaling-path"
 _V15 = {
     "smoke": Sweep(points=_path_points(4), fixed=PATH),
     "quick": Sweep(points=_path_points(1), fixed=PATH),
@@ -855,16 +778,19 @@ _V15_NOTE = (
     "d = 1 and d = 2 held fixed (allowed by d = O(log(n)^λ)). Deterministic: one point per p/ε."
 )
 
-ratio_exponent = Claim(
+prop1_scaling_path = Measurement(
+    id="fedlrgd/prop1/scaling-path",
+    experiment=prop1_path,
+    sweeps=_V15,
+    notes=_V15_NOTE,
+)
+ratio_exponent = prop1_scaling_path.claim(
     id="fedlrgd/prop1/ratio-exponent",
-    source=PROP1_RATIO.source,
     statement=(
         "Along Proposition 1's scalings Γ(FedLRGD)/Γ+(FedAve) → 0 like (p/ε)^{1/(2c1) − 3/4}: "
         "the exponent of r(47) in p/ε, d/(2(η − (2α + 2)d)) = 1/(2c1), minus FedAve's 3/4 "
         "(−5/8 here; the paper's bound ξ − 3/4 = −1/4 is loose)."
     ),
-    experiment=prop1_path,
-    sweeps=_V15,
     criterion=RateExponent(
         "p_over_eps",
         "ratio_lrgd_ave",
@@ -874,11 +800,9 @@ ratio_exponent = Claim(
         alternatives={"no advantage (0)": 0.0, "the paper's ξ − 3/4": PATH["xi"] - 0.75},
     ),
     bound=PROP1_RATIO,
-    notes=_V15_NOTE,
-    measures=_V15_SET,
 )
 
-crossover = Claim(
+crossover = prop1_scaling_path.claim(
     id="fedlrgd/prop1/crossover",
     source=bounds.get("fedlrgd.prop1").source,
     statement=(
@@ -886,77 +810,60 @@ crossover = Claim(
         "and ends below it: the two cross at a finite p/ε (no location is predicted; it "
         "depends on the constants)."
     ),
-    experiment=prop1_path,
-    sweeps=_V15,
     criterion=Crossing(
         "p_over_eps", "log10_gamma_lrgd", "log10_gamma_ave_plus", direction="a-below-b-after"
     ),
-    notes=_V15_NOTE + " With these constants: p/ε* ≈ 10^3.7 (m* ≈ 10^5.4) at d = 1 and ≈ 10^6.8 "
-    "(m* ≈ 10^11.6) at d = 2; the figure fedlrgd_oracle_complexity marks them.",
-    measures=_V15_SET,
+    notes=(
+        "With these constants: p/ε* ≈ 10^3.7 (m* ≈ 10^5.4) at d = 1 and ≈ 10^6.8 "
+        "(m* ≈ 10^11.6) at d = 2; the figure fedlrgd_oracle_complexity marks them."
+    ),
 )
 
-fedlrgd_best = Claim(
+fedlrgd_best = prop1_scaling_path.claim(
     id="fedlrgd/prop1/fedlrgd-best-in-regime",
-    source=bounds.get("fedlrgd.prop1").source,
     statement=(
         "The paper's reading of Proposition 1: in its regime FedLRGD is the method to use — "
         "no algorithm of the same family (server data, one ℝ^p upload per client per epoch) "
         "needs less federated oracle complexity; here, plain federated full-gradient GD."
     ),
-    experiment=prop1_path,
-    sweeps=_V15,
     criterion=UpperBoundHolds("gamma_lrgd", "gamma_fedgd", x="p_over_eps", over="every"),
     bound=bounds.get("fedlrgd.prop1"),
     expect="violated",
-    notes=_V15_NOTE
-    + " Both sides are exact Definition-1 costs of algorithms run with parameters that certify "
-    "F − F_* ≤ ε (Theorem 2's r, S; GD's ⌈log(Δ0/ε)/log(κ/(κ−1))⌉ iterations), not bounds. "
-    "FedGD needs ~κ log(p/ε) communication rounds, FedLRGD r(47) ≥ e√d2^d(η + d)^d ≈ 49 (d = 1) "
-    "and growing like (p/ε)^{1/(2c1)}: FedGD is 400–10⁵× cheaper on this path.",
-    measures=_V15_SET,
+    notes=(
+        "Both sides are exact Definition-1 costs of algorithms run with parameters that certify "
+        "F − F_* ≤ ε (Theorem 2's r, S; GD's ⌈log(Δ0/ε)/log(κ/(κ−1))⌉ iterations), not bounds. "
+        "FedGD needs ~κ log(p/ε) communication rounds, FedLRGD r(47) ≥ e√d2^d(η + d)^d ≈ 49 "
+        "(d = 1) and growing like (p/ε)^{1/(2c1)}: FedGD is 400–10⁵× cheaper on this path."
+    ),
 )
 
-fedgd_beats_both = Claim(
+fedgd_beats_both = prop1_scaling_path.claim(
     id="fedlrgd/d3/fedgd-beats-both-bounds",
-    source=FEDGD.source,
     statement=(
         "Derived (D3): the omitted federated full-gradient GD costs no more than FedLRGD "
         "(Theorem 2) and no more than even the lower end (3/4)φτm(C/ε')^{3/4} of Theorem 3's "
         "FedAve bracket, all along Proposition 1's scalings."
     ),
-    experiment=prop1_path,
-    sweeps=_V15,
     criterion=UpperBoundHolds("gamma_fedgd", "gamma_best_of_paper", x="p_over_eps", over="every"),
     bound=FEDGD,
-    notes=_V15_NOTE,
-    measures=_V15_SET,
 )
 
-fedgd_cost_formula = Claim(
+fedgd_cost_formula = prop1_scaling_path.claim(
     id="fedlrgd/d3/fedgd-cost-formula",
-    source=FEDGD.source,
     statement=(
         "Federated GD's exact cost (r + s + φm)·⌈log(Δ0/ε)/log(κ/(κ−1))⌉ is within the "
         "registered bound (r + s + φm)(1 + log(Δ0/ε)/log(κ/(κ−1)))."
     ),
-    experiment=prop1_path,
-    sweeps=_V15,
     criterion=UpperBoundHolds("gamma_fedgd", "gamma_fedgd_bound", x="p_over_eps", over="every"),
     bound=FEDGD,
-    notes=_V15_NOTE,
-    measures=_V15_SET,
 )
 
-fedgd_ratio_vanishes = Claim(
+fedgd_ratio_vanishes = prop1_scaling_path.claim(
     id="fedlrgd/d3/fedgd-over-fedlrgd-vanishes",
-    source=FEDGD.source,
     statement=(
         "Derived (D3): Γ(FedGD)/Γ(FedLRGD) → 0 along Proposition 1's scalings, like "
         "log(p/ε)·(p/ε)^{−1/(2c1)} (exponent −1/8 up to the logarithm)."
     ),
-    experiment=prop1_path,
-    sweeps=_V15,
     criterion=RateExponent(
         "p_over_eps",
         "ratio_gd_lrgd",
@@ -966,8 +873,8 @@ fedgd_ratio_vanishes = Claim(
         alternatives={"a constant ratio (0)": 0.0},
     ),
     bound=FEDGD,
-    notes=_V15_NOTE
-    + " The factor log(p/ε) makes the local slope −1/8 + 1/ln(p/ε): −0.08 at 10¹⁰, −0.11 at "
-    "10³⁰; hence the band 0.05 around −1/8.",
-    measures=_V15_SET,
+    notes=(
+        "The factor log(p/ε) makes the local slope −1/8 + 1/ln(p/ε): −0.08 at 10¹⁰, −0.11 at "
+        "10³⁰; hence the band 0.05 around −1/8."
+    ),
 )

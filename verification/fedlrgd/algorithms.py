@@ -47,6 +47,7 @@ from fedtheory.verify import (
     Claim,
     Identity,
     LowerBoundHolds,
+    Measurement,
     Monotone,
     Sweep,
     UpperBoundHolds,
@@ -85,7 +86,6 @@ def lvmq_exactness(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 
 _LVMQ = {"m": 50, "s": 20, "p": 5, "bumps": 2}
-_V6_SET = "fedlrgd/alg1/lvmq-exactness"
 _V6_NOTE = (
     "LVM-Q: f(x; θ) = ½θᵀ(Σ_k φ_k(x)H_k + μI)θ − θᵀb(x) with K' = 2 Gaussian bumps, so every "
     "g_i has rank ρ = 4 as a data × parameter kernel; the server holds exactly r = ρ + offset "
@@ -94,7 +94,12 @@ _V6_NOTE = (
     "paper gives no rule)."
 )
 
-exact_at_rank = Claim(
+alg1_lvmq_exactness = Measurement(
+    id="fedlrgd/alg1/lvmq-exactness",
+    experiment=lvmq_exactness,
+    notes=_V6_NOTE,
+)
+exact_at_rank = alg1_lvmq_exactness.claim(
     id="fedlrgd/alg1/exact-at-rank",
     source=_ALG1,
     statement=(
@@ -102,7 +107,6 @@ exact_at_rank = Claim(
         "trajectory equals exact GD's to 1e−9 relative at r = ρ, and — with least-squares "
         "weights — to 1e−8 at r = ρ + 2, where every G^(i) is singular."
     ),
-    experiment=lvmq_exactness,
     sweeps={
         "smoke": Sweep(
             points=[{"offset": 0, "tol": 1e-9, "S": 100}, {"offset": 2, "tol": 1e-8, "S": 100}],
@@ -116,11 +120,9 @@ exact_at_rank = Claim(
         ),
     },
     criterion=UpperBoundHolds("rel_error", "tol", x="offset", over="every"),
-    notes=_V6_NOTE,
-    measures=_V6_SET,
 )
 
-inexact_below_rank = Claim(
+inexact_below_rank = alg1_lvmq_exactness.claim(
     id="fedlrgd/alg1/inexact-below-rank",
     source=_ALG1,
     statement=(
@@ -128,20 +130,19 @@ inexact_below_rank = Claim(
         "trajectory leaves exact GD's by at least 1e−3 relative — the exactness above is not "
         "vacuous."
     ),
-    experiment=lvmq_exactness,
     sweeps={
         "smoke": Sweep(points=[{"offset": -1, "floor": 1e-3, "S": 20}], fixed=_LVMQ, replicates=2),
         "quick": Sweep(points=[{"offset": -1, "floor": 1e-3, "S": 20}], fixed=_LVMQ, replicates=8),
     },
     criterion=LowerBoundHolds("rel_error", "floor", x="offset", over="every"),
-    notes=_V6_NOTE
-    + " Below the rank FedLRGD can even diverge: the surrogate (41) of an affine gradient is "
-    "affine, and in about 9% of random instances (400 calibrated) I − Ĵ/L1 has spectral radius "
-    "> 1 (up to ≈ 14; weights ω up to 1e6), so the run uses S = 20 steps to stay finite.",
-    measures=_V6_SET,
+    notes=(
+        "Below the rank FedLRGD can even diverge: the surrogate (41) of an affine gradient is "
+        "affine, and in about 9% of random instances (400 calibrated) I − Ĵ/L1 has spectral radius "
+        "> 1 (up to ≈ 14; weights ω up to 1e6), so the run uses S = 20 steps to stay finite."
+    ),
 )
 
-singular_above_rank = Claim(
+singular_above_rank = alg1_lvmq_exactness.claim(
     id="fedlrgd/assumption7/singular-above-rank",
     source=Citation("fedlrgd", "non-singularity assumption (7) (guide §3.3 D5)"),
     statement=(
@@ -149,7 +150,6 @@ singular_above_rank = Claim(
         "singular (cond > 1e12): assumption (7) fails for the very models on which FedLRGD "
         "is exact."
     ),
-    experiment=lvmq_exactness,
     sweeps={
         "smoke": Sweep(
             points=[{"offset": 2, "cond_floor": 1e12, "S": 100}], fixed=_LVMQ, replicates=2
@@ -164,9 +164,7 @@ singular_above_rank = Claim(
         ),
     },
     criterion=LowerBoundHolds("cond_min", "cond_floor", x="offset", over="every"),
-    notes=_V6_NOTE
-    + " The literal inverse (solver='inv') refuses these matrices with a SolverError.",
-    measures=_V6_SET,
+    notes="The literal inverse (solver='inv') refuses these matrices with a SolverError.",
 )
 
 # =============================================================================================
@@ -380,70 +378,58 @@ _V11 = {
         fixed={"m": 8, "s": 6, "b": 4, "T": 5, "tau": 0.25},
     ),
 }
-_V11_SET = "fedlrgd/def1/gamma-bookkeeping"
 _V11_NOTE = (
     "Γ is measured by the runs' epoch logs (type, b_t, communication flag per epoch), not "
     "computed from a formula; LVM-Q instances with the server holding exactly r samples. "
     "rtol 1e−15 on integer-valued quantities below 1e15 is an exact comparison."
 )
 
-gamma_fedlrgd = Claim(
+def1_gamma_bookkeeping = Measurement(
+    id="fedlrgd/def1/gamma-bookkeeping",
+    experiment=gamma_bookkeeping,
+    sweeps=_V11,
+    notes=_V11_NOTE,
+)
+gamma_fedlrgd = def1_gamma_bookkeeping.claim(
     id="fedlrgd/thm2/gamma-bookkeeping",
-    source=bounds.get("fedlrgd.thm2").source,
     statement=(
         "Algorithm 1's measured federated oracle complexity is exactly Γ = r² + rs + rS + φmr "
         "(Definition 1 summed over its epochs)."
     ),
     bound=bounds.get("fedlrgd.thm2"),
-    experiment=gamma_bookkeeping,
-    sweeps=_V11,
     criterion=Identity(
         "gamma_fedlrgd", bounds.get("fedlrgd.thm2"), rtol=1e-15, bound_args={"n": "s"}, x="r"
     ),
-    notes=_V11_NOTE,
-    measures=_V11_SET,
 )
 
-epochs_fedlrgd = Claim(
+epochs_fedlrgd = def1_gamma_bookkeeping.claim(
     id="fedlrgd/alg1/epoch-count",
     source=_ALG1,
     statement=(
         "Algorithm 1 takes exactly r + 2 epochs: the server's Gram matrices (B), the clients' "
         "weights and first upload (A), r − 1 upload-only epochs (C), the server's GD (B)."
     ),
-    experiment=gamma_bookkeeping,
-    sweeps=_V11,
     criterion=Identity("epochs_fedlrgd", "epochs_formula", rtol=1e-15, x="r"),
-    notes=_V11_NOTE,
-    measures=_V11_SET,
 )
 
-gamma_fedave = Claim(
+gamma_fedave = def1_gamma_bookkeeping.claim(
     id="fedlrgd/thm3/fedave-gamma-bookkeeping",
     source=Citation("fedlrgd", "Theorem 3 / (79): Γ(FedAve) = T(b + φτm)"),
     statement=(
         "FedAve's measured federated oracle complexity is exactly T(b + φτm): T type-A epochs "
         "of b local SGD gradients and τm uploads."
     ),
-    experiment=gamma_bookkeeping,
-    sweeps=_V11,
     criterion=Identity("gamma_fedave", "formula_fedave", rtol=1e-15, x="r"),
-    notes=_V11_NOTE,
-    measures=_V11_SET,
 )
 
-gamma_fedgd = Claim(
+gamma_fedgd = def1_gamma_bookkeeping.claim(
     id="fedlrgd/d3/fedgd-gamma-bookkeeping",
     source=Citation("fedlrgd", "federated full-gradient GD (guide §2.5, D3) [derived]"),
     statement=(
         "Federated full-gradient GD costs exactly T(r + s + φm) over 2T epochs: per iteration "
         "the server's r gradients (B) and every client's s gradients and one upload (A)."
     ),
-    experiment=gamma_bookkeeping,
-    sweeps=_V11,
     criterion=Identity("gamma_fedgd", "formula_fedgd", rtol=1e-15, x="r"),
-    notes=_V11_NOTE,
-    measures=_V11_SET,
 )
 
 # =============================================================================================
@@ -499,7 +485,6 @@ def _points(**grid: list[Any]) -> list[dict[str, Any]]:
     return points
 
 
-_ERLANG_SET = "fedlrgd/eq19/erlang-maximum"
 _ERLANG = {
     "smoke": Sweep(
         points=[p for p in _points(b=[1, 20]) if p["m"] <= 100], fixed=_RT, replicates=8
@@ -515,7 +500,13 @@ _ERLANG_NOTE = (
     "of the term (19) drops."
 )
 
-eq19_band = Claim(
+eq19_erlang_maximum = Measurement(
+    id="fedlrgd/eq19/erlang-maximum",
+    experiment=running_time,
+    sweeps=_ERLANG,
+    notes=_ERLANG_NOTE,
+)
+eq19_band = eq19_erlang_maximum.claim(
     id="fedlrgd/eq19/ratio-within-band",
     source=bounds.get("fedlrgd.eq19").source,
     statement=(
@@ -523,47 +514,38 @@ eq19_band = Claim(
         "type-A epoch is within [0.8, 1.3]× the printed approximation log(τm) + 2b (19) "
         "(upper edge)."
     ),
-    experiment=running_time,
-    sweeps=_ERLANG,
     criterion=UpperBoundHolds("ratio19", "band_hi", x="m", over="mean"),
-    notes=_ERLANG_NOTE + " band_hi = 1.3.",
-    measures=_ERLANG_SET,
+    notes="band_hi = 1.3.",
 )
-eq19_band_low = Claim(
+eq19_band_low = eq19_erlang_maximum.claim(
     id="fedlrgd/eq19/ratio-within-band-lower",
     source=bounds.get("fedlrgd.eq19").source,
     statement=(
         "For b ≤ 20 and τm ≤ 10³, b + E max_{i≤τm} Y_i is at least 0.8× the printed "
         "approximation log(τm) + 2b (19) (lower edge of the honest band)."
     ),
-    experiment=running_time,
-    sweeps=_ERLANG,
     criterion=LowerBoundHolds("ratio19", "band_lo", x="m", over="mean"),
-    notes=_ERLANG_NOTE + " band_lo = 0.8.",
-    measures=_ERLANG_SET,
+    notes="band_lo = 0.8.",
 )
 
-eq19_printed = Claim(
+eq19_printed = eq19_erlang_maximum.claim(
     id="fedlrgd/eq19/printed-accuracy",
-    source=bounds.get("fedlrgd.eq19").source,
     statement=(
         "The printed approximation (19), b + E max_{i≤τm} Y_i ≈ log(τm) + 2b, is accurate: "
         "within 5% for b ≤ 20, τm ≤ 10³."
     ),
     bound=bounds.get("fedlrgd.eq19"),
-    experiment=running_time,
-    sweeps=_ERLANG,
     criterion=Identity("compute", bounds.get("fedlrgd.eq19"), rtol=0.05, over="mean", x="m"),
     expect="violated",
-    notes=_ERLANG_NOTE
-    + " Erratum (guide §3.2.7, §6.11): the Gumbel step keeps the location b + log τm of the "
-    "Erlang maximum but drops its √b-scale spread, so (19) understates by up to 23% (b = 20, "
-    "τm = 10³) — and overstates by 5–9% at b = 1, where b + E max = 1 + H_τm ≈ log τm + "
-    "1.58 (H the harmonic number) against (19)'s log τm + 2.",
-    measures=_ERLANG_SET,
+    notes=(
+        "Erratum (guide §3.2.7, §6.11): the Gumbel step keeps the location b + log τm of the "
+        "Erlang maximum but drops its √b-scale spread, so (19) understates by up to 23% (b = 20, "
+        "τm = 10³) — and overstates by 5–9% at b = 1, where b + E max = 1 + H_τm ≈ log τm + "
+        "1.58 (H the harmonic number) against (19)'s log τm + 2."
+    ),
 )
 
-erlang_mc_exact = Claim(
+erlang_mc_exact = eq19_erlang_maximum.claim(
     id="fedlrgd/eq19/simulation-matches-quadrature",
     source=Citation("fedlrgd", "§II-D1: b + max of τm Erlang(b, 1) (the model behind (19))"),
     statement=(
@@ -571,11 +553,7 @@ erlang_mc_exact = Claim(
         "b + ∫(1 − F_Y^{τm}) to 2% (a check of the simulator used by the claims above; "
         "(19) is off by 5–23%)."
     ),
-    experiment=running_time,
-    sweeps=_ERLANG,
     criterion=Identity("compute", "compute_exact", rtol=0.02, over="mean", x="m"),
-    notes=_ERLANG_NOTE,
-    measures=_ERLANG_SET,
 )
 
 server_epoch = Claim(

@@ -39,7 +39,7 @@ import numpy as np
 from fedtheory.bounds import Citation
 from fedtheory.errors import ParameterError
 from fedtheory.papers.fedlrgd import finite_difference_check, slice_rank_study
-from fedtheory.verify import Claim, LowerBoundHolds, Sweep, UpperBoundHolds
+from fedtheory.verify import Claim, LowerBoundHolds, Measurement, Sweep, UpperBoundHolds
 
 #: Thresholds of the reading guide's check V16.
 FD_TOLERANCE = 1e-5
@@ -140,15 +140,15 @@ _NOTES = (
 
 def _claims(activation: str) -> list[Claim]:
     name = _NAME[activation]
-    common: dict[str, Any] = {
-        "experiment": digits_slice_ranks,
-        "sweeps": _sweeps(activation),
-        "notes": _NOTES,
-        "measures": f"fedlrgd/app-c/digits-{activation}",
-    }
+    data = Measurement(
+        id=f"fedlrgd/app-c/digits-{activation}",
+        experiment=digits_slice_ranks,
+        sweeps=_sweeps(activation),
+        notes=_NOTES,
+    )
     figure = Citation("fedlrgd", f"App. C, {_FIGURE[activation]}")
     return [
-        Claim(
+        data.claim(
             id=f"fedlrgd/app-c/fd-gradients-{activation}",
             source=Citation("fedlrgd", "App. C, eq. (76)"),
             statement=(
@@ -158,9 +158,8 @@ def _claims(activation: str) -> list[Claim]:
                 "(guide V16; at the Glorot initialisation over the k = 60 sampled test images)."
             ),
             criterion=UpperBoundHolds("fd_max_rel_error", "fd_tolerance", x="K", over="every"),
-            **common,
         ),
-        Claim(
+        data.claim(
             id=f"fedlrgd/app-c/median-rank-below-null-{activation}",
             source=figure,
             statement=(
@@ -169,9 +168,8 @@ def _claims(activation: str) -> list[Claim]:
                 "i.i.d. Gaussian 60 × 60 matrices (≈ 31), for every hidden width K."
             ),
             criterion=UpperBoundHolds("median_rank", "null_median_x04", x="K", over="every"),
-            **common,
         ),
-        Claim(
+        data.claim(
             id=f"fedlrgd/app-c/almost-all-ranks-le-10-{activation}",
             source=figure,
             statement=(
@@ -179,9 +177,8 @@ def _claims(activation: str) -> list[Claim]:
                 "at k = 60: the fraction is at least 0.7 (guide V16), for every hidden width K."
             ),
             criterion=LowerBoundHolds("frac_rank_le_10", "fraction_floor", x="K", over="every"),
-            **common,
         ),
-        Claim(
+        data.claim(
             id=f"fedlrgd/app-c/not-all-rank-1-{activation}",
             source=Citation("fedlrgd", "App. C, eqs. (76)–(77)"),
             statement=(
@@ -189,7 +186,6 @@ def _claims(activation: str) -> list[Claim]:
                 "every slice rank 1): the largest approximate rank among the slices is ≥ 2."
             ),
             criterion=LowerBoundHolds("max_rank", "guard_rank", x="K", over="every"),
-            **common,
         ),
     ]
 

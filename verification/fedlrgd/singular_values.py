@@ -60,8 +60,8 @@ from fedtheory.papers.fedlrgd import (
     tail_energy,
 )
 from fedtheory.verify import (
-    Claim,
     LowerBoundHolds,
+    Measurement,
     Monotone,
     RateExponent,
     Sweep,
@@ -185,14 +185,18 @@ V3_SWEEPS = {
     "smoke": Sweep(points=_V3_SMOKE, fixed={"n": 300}, replicates=1),
     "quick": Sweep(points=_V3_POINTS, fixed={"n": _N}, replicates=3),
 }
-_V3_SET = "fedlrgd/thm1/tail-energy"
 _V3_SOURCE = Citation("fedlrgd", "Theorem 1 (low rank approximation)")
 _WINDOW_NOTE = (
     "Slope: least squares of log t(r) on log r at 16 geometric r in [8, n/8] (guide: "
     "[r_min, n/8], empty for d = 2, ν = 3/2). LVM-M is parametrised by η = 2ν."
 )
 
-tail_bound = Claim(
+thm1_tail_energy = Measurement(
+    id="fedlrgd/thm1/tail-energy",
+    experiment=singular_decay,
+    sweeps=V3_SWEEPS,
+)
+tail_bound = thm1_tail_energy.claim(
     id="fedlrgd/thm1/tail-bound",
     source=_V3_SOURCE,
     statement=(
@@ -201,8 +205,6 @@ tail_bound = Claim(
         "(checked at every integer r up to n − 1; the worst r is judged)."
     ),
     bound=THM1,
-    experiment=singular_decay,
-    sweeps=V3_SWEEPS,
     criterion=UpperBoundHolds(
         "tail_worst", THM1, x="eta", over="every", bound_args={"r": "r_worst"}
     ),
@@ -211,9 +213,8 @@ tail_bound = Claim(
         "numerically in d = 2). The bound is evaluated at the r where bound/t(r) is smallest; "
         "outputs slack_min and slack_median give the slack. " + _WINDOW_NOTE
     ),
-    measures=_V3_SET,
 )
-decay_exponent = Claim(
+decay_exponent = thm1_tail_energy.claim(
     id="fedlrgd/thm1/decay-exponent",
     source=_V3_SOURCE,
     statement=(
@@ -221,42 +222,33 @@ decay_exponent = Claim(
         "fitted log-log slope is ≤ −2η/d + 0.1."
     ),
     bound=THM1,
-    experiment=singular_decay,
-    sweeps=V3_SWEEPS,
     criterion=UpperBoundHolds("slope", "slope_bound", x="eta", over="every"),
     notes=_WINDOW_NOTE,
-    measures=_V3_SET,
 )
-steeper_for_smoother = Claim(
+steeper_for_smoother = thm1_tail_energy.claim(
     id="fedlrgd/thm1/steeper-for-larger-eta",
     source=_V3_SOURCE,
     statement=(
         "At fixed d and family, the tail energy decays faster for a smoother kernel: the slope "
         "of t(r) decreases strictly as η grows (the rate r^{−2η/d})."
     ),
-    experiment=singular_decay,
-    sweeps=V3_SWEEPS,
     criterion=Monotone("eta", "slope", direction="decreasing"),
     notes=_WINDOW_NOTE,
-    measures=_V3_SET,
 )
-shallower_in_higher_d = Claim(
+shallower_in_higher_d = thm1_tail_energy.claim(
     id="fedlrgd/thm1/shallower-in-higher-dimension",
     source=_V3_SOURCE,
     statement=(
         "At fixed η and family, the tail energy decays more slowly in d = 2 than in d = 1 "
         "(the rate r^{−2η/d}: the curse of dimensionality)."
     ),
-    experiment=singular_decay,
-    sweeps=V3_SWEEPS,
     criterion=Monotone("d", "slope", direction="increasing"),
     notes=_WINDOW_NOTE,
-    measures=_V3_SET,
 )
 
 # V4 — the approximate rank, read off the same singular values
 _D4_SOURCE = Citation("fedlrgd", "Theorem 1 solved for the rank (guide §3.3 D4)")
-rank_bound = Claim(
+rank_bound = thm1_tail_energy.claim(
     id="fedlrgd/d4/approximate-rank-bound",
     source=_D4_SOURCE,
     statement=(
@@ -264,14 +256,11 @@ rank_bound = Claim(
         "for every tolerance t ∈ {10^{−2}, 10^{−2.5}, …, 10^{−8}} (the worst t is judged)."
     ),
     bound=RANK_AT_TOLERANCE,
-    experiment=singular_decay,
-    sweeps=V3_SWEEPS,
     criterion=UpperBoundHolds(
         "rank_worst", RANK_AT_TOLERANCE, x="eta", over="every", bound_args={"tol": "tol_worst"}
     ),
-    measures=_V3_SET,
 )
-rank_exponent = Claim(
+rank_exponent = thm1_tail_energy.claim(
     id="fedlrgd/d4/approximate-rank-exponent",
     source=_D4_SOURCE,
     statement=(
@@ -279,18 +268,14 @@ rank_exponent = Claim(
         "against log(1/t) is ≤ d/(2η) + 0.05."
     ),
     bound=RANK_AT_TOLERANCE,
-    experiment=singular_decay,
-    sweeps=V3_SWEEPS,
     criterion=UpperBoundHolds("rank_slope", "rank_slope_bound", x="eta", over="every"),
     notes=(
         "Fitted on the tolerances whose r(t) lies in [8, n/8] (at least 3 on every point of "
         "the sweeps; the output rank_slope_points says how many)."
     ),
-    measures=_V3_SET,
 )
 
 # V3 negative control — the indicator kernel must fail the slope test
-_CONTROL_SET = "fedlrgd/thm1/indicator-control"
 _CONTROL_NOTE = (
     "Negative control (guide V3.4): 1{‖y − ϑ‖₁ < 1/2} is discontinuous, hence not Hölder. "
     "'eta' is the exponent it is tested against. In d = 2 the η = 0.9 test has no power "
@@ -304,33 +289,32 @@ def _control(d: int, eta: float, n: int, reps: int) -> Sweep:
     )
 
 
-indicator_d1 = Claim(
+thm1_indicator_control = Measurement(
+    id="fedlrgd/thm1/indicator-control",
+    experiment=singular_decay,
+    notes=_CONTROL_NOTE,
+)
+indicator_d1 = thm1_indicator_control.claim(
     id="fedlrgd/thm1/indicator-fails-slope-test-d1",
     source=_V3_SOURCE,
     statement=(
         "The slope test has power: the indicator kernel in d = 1, put to the η = 0.9 test, "
         "has a tail-energy slope > −2·0.9 + 0.1 (expected violated)."
     ),
-    experiment=singular_decay,
     sweeps={"smoke": _control(1, 0.9, 300, 1), "quick": _control(1, 0.9, _N, 3)},
     criterion=UpperBoundHolds("slope", "slope_bound", x="eta", over="every"),
     expect="violated",
-    notes=_CONTROL_NOTE,
-    measures=_CONTROL_SET,
 )
-indicator_d2 = Claim(
+indicator_d2 = thm1_indicator_control.claim(
     id="fedlrgd/thm1/indicator-fails-slope-test-d2",
     source=_V3_SOURCE,
     statement=(
         "The slope test has power in d = 2: the indicator kernel, put to the η = 3 test, has a "
         "tail-energy slope > −2·3/2 + 0.1 (expected violated)."
     ),
-    experiment=singular_decay,
     sweeps={"smoke": _control(2, 3.0, 300, 1), "quick": _control(2, 3.0, _N, 3)},
     criterion=UpperBoundHolds("slope", "slope_bound", x="eta", over="every"),
     expect="violated",
-    notes=_CONTROL_NOTE,
-    measures=_CONTROL_SET,
 )
 
 
@@ -361,7 +345,6 @@ def lemma1_error(params: dict[str, Any], seed: int) -> dict[str, float]:
     }
 
 
-_LEMMA1_SET = "fedlrgd/lemma1/piecewise-taylor"
 _Q1 = [2, 4, 8, 16, 32, 64, 128, 256]
 _Q2 = [2, 4, 8, 16, 32]
 
@@ -393,7 +376,12 @@ _LEMMA1_NOTE = (
     "LVM-P2's L2 = η2^{2−η} is exact in d = 1 and a working constant in d = 2."
 )
 
-lemma1_bound = Claim(
+lemma1_piecewise_taylor = Measurement(
+    id="fedlrgd/lemma1/piecewise-taylor",
+    experiment=lemma1_error,
+    notes=_LEMMA1_NOTE,
+)
+lemma1_bound = lemma1_piecewise_taylor.claim(
     id="fedlrgd/lemma1/uniform-error",
     source=_LEMMA1_SOURCE,
     statement=(
@@ -401,24 +389,19 @@ lemma1_bound = Claim(
         "uniformly within L2/(l!q^η) of g."
     ),
     bound=LEMMA1,
-    experiment=lemma1_error,
     sweeps=V2_SWEEPS,
     criterion=UpperBoundHolds("sup_error", LEMMA1, x="q", over="every"),
-    notes=_LEMMA1_NOTE,
-    measures=_LEMMA1_SET,
 )
-lemma1_rank = Claim(
+lemma1_rank = lemma1_piecewise_taylor.claim(
     id="fedlrgd/lemma1/rank-of-piecewise-polynomial",
     source=Citation("fedlrgd", "Theorem 1, proof step (51): rank N ≤ |cells|·C(l+d, d)"),
     statement=(
         "The matrix N_ij = P_{q,l}(y_i; ϑ_j) has rank at most (number of cells)·C(l+d, d) "
         "(numerical rank, singular values above 1e−10·σ_1)."
     ),
-    experiment=lemma1_error,
     sweeps=V2_SWEEPS,
     criterion=UpperBoundHolds("rank_N", "rank_bound", x="q", over="every"),
-    notes=_LEMMA1_NOTE + " The check is informative where the bound is below min(grid, k).",
-    measures=_LEMMA1_SET,
+    notes="The check is informative where the bound is below min(grid, k).",
 )
 
 
@@ -432,7 +415,7 @@ def _rate_sweeps(family: str, eta: float) -> dict[str, Sweep]:
     }
 
 
-lemma1_rate_p = Claim(
+lemma1_rate_p = lemma1_piecewise_taylor.claim(
     id="fedlrgd/lemma1/error-rate-lvm-p",
     source=_LEMMA1_SOURCE,
     statement=(
@@ -440,13 +423,10 @@ lemma1_rate_p = Claim(
         "scales like q^{−0.5}."
     ),
     bound=LEMMA1,
-    experiment=lemma1_error,
     sweeps=_rate_sweeps("lvm-p", 0.5),
     criterion=RateExponent("q", "sup_error", expected=-0.5, band=0.1),
-    notes=_LEMMA1_NOTE,
-    measures=_LEMMA1_SET,
 )
-lemma1_rate_p2 = Claim(
+lemma1_rate_p2 = lemma1_piecewise_taylor.claim(
     id="fedlrgd/lemma1/error-rate-lvm-p2",
     source=_LEMMA1_SOURCE,
     statement=(
@@ -454,11 +434,8 @@ lemma1_rate_p2 = Claim(
         "scales like q^{−1.5}."
     ),
     bound=LEMMA1,
-    experiment=lemma1_error,
     sweeps=_rate_sweeps("lvm-p2", 1.5),
     criterion=RateExponent("q", "sup_error", expected=-1.5, band=0.1),
-    notes=_LEMMA1_NOTE,
-    measures=_LEMMA1_SET,
 )
 
 
@@ -508,21 +485,23 @@ def _v5_points(rs: tuple[int, ...], *, above_rmin: bool, models: tuple = _V5_MOD
     return points
 
 
-_V5_SET = "fedlrgd/d1/sampled-conditioning"
 _V5_NOTE = (
     "G = [g(y_i; ϑ_j)]_{i,j ≤ r} with y, ϑ i.i.d. from the family's law (LVM-A: d = 2, one "
     "feature and the label, stated (η, L2) = (2, 1)); ‖G^{−1}‖ is certified from below as "
     "1/(σ̂_min + (r + 20√r)ε σ̂_max)."
 )
-sigma_min_bound = Claim(
+d1_sampled_conditioning = Measurement(
+    id="fedlrgd/d1/sampled-conditioning",
+    experiment=sampled_conditioning,
+    notes=_V5_NOTE,
+)
+sigma_min_bound = d1_sampled_conditioning.claim(
     id="fedlrgd/d1/sigma-min-bound",
-    source=CONDITIONING.source,
     statement=(
         "Theorem 1 applied to an r × r sampled G (rank r − 1) gives σ_min(G) ≤ r√K(r − 1)^{−η/d}, "
         "i.e. ‖G^{−1}‖ ≥ (r − 1)^{η/d}/(√K r), whenever r − 1 ≥ r_min."
     ),
     bound=CONDITIONING,
-    experiment=sampled_conditioning,
     sweeps={
         "smoke": Sweep(points=_v5_points((20, 50), above_rmin=True), replicates=2),
         "quick": Sweep(points=_v5_points(_R, above_rmin=True), replicates=20),
@@ -530,11 +509,10 @@ sigma_min_bound = Claim(
     criterion=LowerBoundHolds(
         "inverse_norm_over_r", CONDITIONING, x="r", over="every", bound_args={"alpha": 1.0}
     ),
-    notes=_V5_NOTE + " A failure would be a bug: this is a consequence of a correct theorem.",
-    measures=_V5_SET,
+    notes="A failure would be a bug: this is a consequence of a correct theorem.",
 )
 _M52 = (("lvm-m", 1, 5.0),)
-assumption8 = Claim(
+assumption8 = d1_sampled_conditioning.claim(
     id="fedlrgd/d1/conditioning-assumption-8",
     source=Citation("fedlrgd", "assumption (8) with Theorem 2's η > (2α + 2)d (guide §3.3 D1)"),
     statement=(
@@ -543,7 +521,6 @@ assumption8 = Claim(
         "r ∈ {20, 50, 100, 200}."
     ),
     bound=CONDITIONING,
-    experiment=sampled_conditioning,
     sweeps={
         "smoke": Sweep(points=_v5_points((20, 50), above_rmin=False, models=_M52), replicates=2),
         "quick": Sweep(points=_v5_points(_R[2:], above_rmin=False, models=_M52), replicates=20),
@@ -551,10 +528,9 @@ assumption8 = Claim(
     criterion=UpperBoundHolds("alpha_eff", "alpha_max", x="r", over="every"),
     expect="violated",
     notes=(
-        _V5_NOTE + " Expected violated (guide D1): sampled kernel matrices are numerically "
+        "Expected violated (guide D1): sampled kernel matrices are numerically "
         "singular long before Theorem 2's r; α_eff(r) = log‖G^{−1}‖/log r is reported."
     ),
-    measures=_V5_SET,
 )
 
 
@@ -602,47 +578,42 @@ def appendix_a_constants(params: dict[str, Any], seed: int) -> dict[str, float]:
     }
 
 
-_APPA_SET = "fedlrgd/appa/constants"
 _APPA_SWEEPS = {
     "smoke": Sweep(grid={"d": [2, 5]}, fixed={"mu": 0.1, "draws": 2000}, replicates=2),
     "quick": Sweep(grid={"d": [2, 3, 5, 10]}, fixed={"mu": 0.1, "draws": 20000}, replicates=4),
 }
-hessian_bound = Claim(
+appa_constants = Measurement(
+    id="fedlrgd/appa/constants",
+    experiment=appendix_a_constants,
+    sweeps=_APPA_SWEEPS,
+)
+hessian_bound = appa_constants.claim(
     id="fedlrgd/appa/hessian-bound",
     source=Citation("fedlrgd", "App. A, eq. (68) (tight form, guide §3.2.8)"),
     statement=(
         "The Hessian of the soft-label logistic loss (66) on x ∈ [0,1]^{d−1}, θ ∈ [−1,1]^{d−1} "
         "has λ_max ≤ (d − 1)/4 + μ, half the data term of the printed L1 = (d − 1)/2 + μ (68)."
     ),
-    experiment=appendix_a_constants,
-    sweeps=_APPA_SWEEPS,
     criterion=UpperBoundHolds("lambda_max", "L1_tight", x="d", over="every"),
     notes=(
         "The printed (68) is 2× loose on the data term; (d − 1)/4 + μ is attained (x = 1, θ ⊥ 1)."
     ),
-    measures=_APPA_SET,
 )
-holder_constant = Claim(
+holder_constant = appa_constants.claim(
     id="fedlrgd/appa/holder-constant",
     source=Citation("fedlrgd", "App. A, eqs. (69)–(72): (η, L2) = (2, 1)"),
     statement=(
         "Every partial derivative g_i = (σ(θᵀx) − y)x_i + μθ_i is (2, 1)-Hölder in the data "
         "(x, y): its first derivatives are 1-Lipschitz in the ℓ1 norm (72)."
     ),
-    experiment=appendix_a_constants,
-    sweeps=_APPA_SWEEPS,
     criterion=UpperBoundHolds("holder_ratio", "L2", x="d", over="every"),
     notes="Largest ratio over random, close and structured pairs: a lower bound on the true L2.",
-    measures=_APPA_SET,
 )
-gradient_bound = Claim(
+gradient_bound = appa_constants.claim(
     id="fedlrgd/appa/gradient-bound",
     source=Citation("fedlrgd", "App. A, boundedness (9): |g_i| ≤ 1 + μ"),
     statement="On the box, |g_i(x, y; θ)| ≤ 1 + μ = B (9).",
-    experiment=appendix_a_constants,
-    sweeps=_APPA_SWEEPS,
     criterion=UpperBoundHolds("g_max", "B", x="d", over="every"),
-    measures=_APPA_SET,
 )
 
 
@@ -680,18 +651,21 @@ _D1A_POINTS = [
     for family, eta, nu in (("lvm-p", 0.5, None), ("lvm-m", None, 1.5))
     for delta in (1e-1, 1e-3, 1e-6, 1e-9)
 ]
-assumption8_any_samples = Claim(
+d1_near_duplicate_samples = Measurement(
+    id="fedlrgd/d1/near-duplicate-samples",
+    experiment=near_duplicate_server_samples,
+    sweeps={
+        "smoke": Sweep(points=_D1A_POINTS, fixed={"d": 1, "r": 6, "alpha": 3.0}, replicates=2),
+        "quick": Sweep(points=_D1A_POINTS, fixed={"d": 2, "r": 6, "alpha": 3.0}, replicates=8),
+    },
+)
+assumption8_any_samples = d1_near_duplicate_samples.claim(
     id="fedlrgd/d1/assumption-8-for-any-distinct-samples",
     source=Citation("fedlrgd", "assumption (8), §III-C, as stated (for any distinct samples)"),
     statement=(
         "Assumption (8): for any distinct server samples, ‖(G^(i))⁻¹‖ ≤ r^α — here with r = 6 "
         "and a generous α = 3."
     ),
-    experiment=near_duplicate_server_samples,
-    sweeps={
-        "smoke": Sweep(points=_D1A_POINTS, fixed={"d": 1, "r": 6, "alpha": 3.0}, replicates=2),
-        "quick": Sweep(points=_D1A_POINTS, fixed={"d": 2, "r": 6, "alpha": 3.0}, replicates=8),
-    },
     criterion=UpperBoundHolds("inverse_norm", "r_alpha", x="delta", over="every"),
     expect="violated",
     notes=(
@@ -699,5 +673,4 @@ assumption8_any_samples = Claim(
         "server samples make G nearly singular, so (8) fails for every continuous loss; "
         "‖G⁻¹‖ is bounded below robustly to rounding."
     ),
-    measures="fedlrgd/d1/near-duplicate-samples",
 )

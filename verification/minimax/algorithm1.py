@@ -21,7 +21,7 @@ import numpy as np
 from fedtheory.algorithms import fedavg
 from fedtheory.bounds import Citation
 from fedtheory.papers.minimax import linear_regression_clients
-from fedtheory.verify import Claim, Sweep, UpperBoundHolds
+from fedtheory.verify import Measurement, Sweep, UpperBoundHolds
 
 
 def fedavg_limit(params: dict[str, Any], seed: int) -> dict[str, float]:
@@ -54,26 +54,27 @@ def _sweeps(local_steps: list[int]) -> dict[str, Sweep]:
     }
 
 
-one_step = Claim(
+alg1_limit = Measurement(
+    id="minimax/alg1/limit",
+    experiment=fedavg_limit,
+)
+one_step = alg1_limit.claim(
     id="minimax/alg1/one-local-step-reaches-the-erm",
     source=Citation("minimax", "Algorithm 1 with one local step (= GD on eq. (8))"),
     statement=(
         "With one local gradient step per round, Algorithm 1 is gradient descent on the FedAvg "
         "objective (8) and converges to its ERM (to 1e−12 relative)."
     ),
-    experiment=fedavg_limit,
     sweeps=_sweeps([1]),
     criterion=UpperBoundHolds("distance2", "tolerance", x="K", over="every"),
-    measures="minimax/alg1/limit",
 )
-several_steps = Claim(
+several_steps = alg1_limit.claim(
     id="minimax/alg1/local-steps-reach-the-erm",
     source=Citation("minimax", "Theorem 6 read for Algorithm 1 as run in App. D"),
     statement=(
         "Algorithm 1 with several local steps per round and constant steps outputs the "
         "minimizer of (8) analysed by Theorem 6 (to 1e−12 relative)."
     ),
-    experiment=fedavg_limit,
     sweeps=_sweeps([2, 5, 10]),
     criterion=UpperBoundHolds("distance2", "tolerance", x="K", over="every"),
     expect="violated",
@@ -81,5 +82,4 @@ several_steps = Claim(
         "Hidden assumption (guide §6.11): with heterogeneous client Hessians the fixed point of "
         "local steps is biased (client drift); Theorem 6 covers the ERM, not Algorithm 1."
     ),
-    measures="minimax/alg1/limit",
 )

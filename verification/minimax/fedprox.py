@@ -18,7 +18,7 @@ from fedtheory import bounds
 from fedtheory.algorithms import fedprox
 from fedtheory.bounds import Citation
 from fedtheory.papers.minimax import quadratic_clients
-from fedtheory.verify import Claim, RateExponent, Sweep, UpperBoundHolds
+from fedtheory.verify import Measurement, RateExponent, Sweep, UpperBoundHolds
 
 THM11 = bounds.get("minimax.thm11.aer.balanced")
 TUNED = bounds.get("minimax.gmq.fedprox.tuned")
@@ -51,37 +51,35 @@ _MIDDLE = {
     "smoke": Sweep(grid={"R": _middle_grid(_M, _N, 5)}, fixed={"m": _M, "N": _N}),
     "quick": Sweep(grid={"R": _middle_grid(_M, _N, 12)}, fixed={"m": _M, "N": _N}),
 }
-_SET = "minimax/thm11/middle-regime"
 
-middle_printed = Claim(
+thm11_middle_regime = Measurement(
+    id="minimax/thm11/middle-regime",
+    experiment=middle_regime,
+    sweeps=_MIDDLE,
+)
+middle_printed = thm11_middle_regime.claim(
     id="minimax/thm11/middle-regime-printed",
     source=Citation("minimax", "discussion after eq. (30), as printed"),
     statement=(
         "For 1/(mN) ≲ R² ≲ m/N the FedProx bound (30) becomes O(m/N) — read, as the comparison "
         "with the lower bound Ω(R² + 1/N) requires, as flat in R at the level m/N."
     ),
-    experiment=middle_regime,
-    sweeps=_MIDDLE,
     criterion=RateExponent("R", "bound30", expected=0, band=0.1),
     bound=THM11,
     expect="violated",
     notes="Erratum (guide §6.4): across the middle regime (30) is Θ(R√(m/N)), slope 1 in R.",
-    measures=_SET,
 )
-middle_corrected = Claim(
+middle_corrected = thm11_middle_regime.claim(
     id="minimax/thm11/middle-regime-corrected",
     source=Citation("minimax", "discussion after eq. (30), corrected"),
     statement=(
         "For 1/(mN) ≲ R² ≲ m/N the FedProx bound (30) is Θ(R√(m/N)): linear in R, still "
         "suboptimal against the lower bound Ω(R² + 1/N) unless R² ≍ m/N."
     ),
-    experiment=middle_regime,
-    sweeps=_MIDDLE,
     criterion=RateExponent("R", "bound30", expected=1, band=0.1),
     bound=THM11,
-    measures=_SET,
 )
-middle_actual = Claim(
+middle_actual = thm11_middle_regime.claim(
     id="minimax/thm11/tuned-fedprox-is-quadratic-in-the-middle",
     source=Citation("minimax", "§3.4, after Theorem 12 (conjecture), exact on GM-Q"),
     statement=(
@@ -89,13 +87,10 @@ middle_actual = Claim(
         "tuned FedProx over its R = 0 floor grows like R², not R, in the middle regime (GM-Q, "
         "exact expectations)."
     ),
-    experiment=middle_regime,
-    sweeps=_MIDDLE,
     criterion=RateExponent(
         "R", "tuned_excess", expected=2, band=0.1, alternatives={"R√(m/N) of (30)": 1}
     ),
     bound=TUNED,
-    measures=_SET,
 )
 
 
@@ -213,29 +208,27 @@ _NOTE = (
     "GM-Q in a ball of radius 1.5 (β = μ = 1, D = 3), λ = 1, m = 4, d = 3; K_t from (38); "
     "Stage II runs 20 000 local steps. The exact minimizer of (20) is the reference."
 )
-lemma15_holds = Claim(
+alg2_corrected = Measurement(
+    id="minimax/alg2/corrected",
+    experiment=algorithm2,
+    sweeps=_ALG2,
+    notes=_NOTE,
+)
+lemma15_holds = alg2_corrected.claim(
     id="minimax/lemma15/global-iterates",
-    source=LEMMA15.source,
     statement=(
         "With the theory's step sizes and K_t from (38), Algorithm 2's global iterate satisfies "
         "E‖w_T^g − w̃^g‖² ≤ 12(λ+μ)² m‖p‖² G_λ/(λ²μ²(T+1))."
     ),
-    experiment=algorithm2,
-    sweeps=_ALG2,
     criterion=UpperBoundHolds("global_error2", LEMMA15, x="T", over="mean", bound_args=_CONSTANTS),
     bound=LEMMA15,
-    notes=_NOTE,
-    measures="minimax/alg2/corrected",
 )
-lemma14_holds = Claim(
+lemma14_holds = alg2_corrected.claim(
     id="minimax/lemma14/inner-loop",
-    source=LEMMA14.source,
     statement=(
         "After k local steps with η_k = 1/((μ+λ)(k+1)), a client's model is within "
         "E‖w_k − Prox_{L_i/λ}(w^g)‖² ≤ 8β²D²/(μ²(k+1)) of its proximal point."
     ),
-    experiment=algorithm2,
-    sweeps=_ALG2,
     criterion=UpperBoundHolds(
         "inner_error2",
         LEMMA14,
@@ -244,18 +237,14 @@ lemma14_holds = Claim(
         bound_args={"beta": 1.0, "mu": 1.0, "D": "D", "k": "k_last"},
     ),
     bound=LEMMA14,
-    notes=_NOTE + " Measured in the last round, after K_{T−1} steps.",
-    measures="minimax/alg2/corrected",
+    notes="Measured in the last round, after K_{T−1} steps.",
 )
-prop16_holds = Claim(
+prop16_holds = alg2_corrected.claim(
     id="minimax/prop16/optimization-error",
-    source=PROP16.source,
     statement=(
         "Algorithm 2's optimization error on (20) is at most "
         "4(β+λ)β²D²/(μ²(K_T+1)) + 6(λ+μ)² m‖p‖² G_λ/(λμ²(T+1)) (with T + 1, corrected)."
     ),
-    experiment=algorithm2,
-    sweeps=_ALG2,
     criterion=UpperBoundHolds(
         "optimization_error",
         PROP16,
@@ -264,19 +253,14 @@ prop16_holds = Claim(
         bound_args={**_CONSTANTS, "K_T": "K_final"},
     ),
     bound=PROP16,
-    notes=_NOTE,
-    measures="minimax/alg2/corrected",
 )
-prop16_printed = Claim(
+prop16_printed = alg2_corrected.claim(
     id="minimax/prop16/optimization-error-printed",
-    source=PROP16_PRINTED.source,
     statement=(
         "Prop. 16 as printed: E[ℰ_OPT] ≤ 4(β+λ)β²D²/(μ²(K_T+1)) + 6(λ+μ)² m‖p‖² G_λ/(λμ²(t+1)), "
         "with t left free — read, like Lemma 15, for every round counter t ≥ 0 (here t = 10¹², "
         "where the second term has vanished)."
     ),
-    experiment=algorithm2,
-    sweeps=_ALG2,
     criterion=UpperBoundHolds(
         "optimization_error",
         PROP16_PRINTED,
@@ -287,11 +271,10 @@ prop16_printed = Claim(
     bound=PROP16_PRINTED,
     expect="violated",
     notes=(
-        _NOTE + " Erratum (guide §6.5): the second term must decay in the number of rounds T "
+        "Erratum (guide §6.5): the second term must decay in the number of rounds T "
         "that were run; with a free t it can be made as small as one likes while the error of "
         "a short run stays put."
     ),
-    measures="minimax/alg2/corrected",
 )
 
 
@@ -338,7 +321,12 @@ def _branch_sweeps(branch: str) -> dict[str, Sweep]:
     }
 
 
-branch_printed = Claim(
+alg2_branch_printed = Measurement(
+    id="minimax/alg2/branch-printed",
+    experiment=algorithm2_final_models,
+    sweeps=_branch_sweeps("printed"),
+)
+branch_printed = alg2_branch_printed.claim(
     id="minimax/alg2/participation-branch-printed",
     source=Citation("minimax", "Algorithm 2 as printed (“if i ∈ C_t: w_{t+1}^(i) = w_t^(i)”)"),
     statement=(
@@ -346,25 +334,24 @@ branch_printed = Claim(
         "converges to the FedProx minimizer of (20): its personalized models end within 1% "
         "(in squared norm) of the minimizer's."
     ),
-    experiment=algorithm2_final_models,
-    sweeps=_branch_sweeps("printed"),
     criterion=UpperBoundHolds("local_error2", "tolerance", x="T", over="mean"),
     expect="violated",
     notes=(
         "Erratum (guide §6.2): with full participation nothing trains in Stage I, the global "
         "model never leaves its start and Stage II alone cannot reach the joint minimizer."
     ),
-    measures="minimax/alg2/branch-printed",
 )
-branch_corrected = Claim(
+alg2_branch_corrected = Measurement(
+    id="minimax/alg2/branch-corrected",
+    experiment=algorithm2_final_models,
+    sweeps=_branch_sweeps("corrected"),
+)
+branch_corrected = alg2_branch_corrected.claim(
     id="minimax/alg2/participation-branch-corrected",
     source=Citation("minimax", "Algorithm 2 with the participation branch corrected (App. B)"),
     statement=(
         "Algorithm 2 with the sampled clients training converges to the FedProx minimizer of "
         "(20): its personalized models end within 1% (in squared norm) of the minimizer's."
     ),
-    experiment=algorithm2_final_models,
-    sweeps=_branch_sweeps("corrected"),
     criterion=UpperBoundHolds("local_error2", "tolerance", x="T", over="mean"),
-    measures="minimax/alg2/branch-corrected",
 )

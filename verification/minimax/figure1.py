@@ -30,7 +30,15 @@ import numpy as np
 from fedtheory.algorithms import fedavg, fedprox, fine_tune, local_sgd
 from fedtheory.bounds import Citation
 from fedtheory.papers.minimax import appendix_d_clients
-from fedtheory.verify import Claim, Crossing, Identity, LowerBoundHolds, Monotone, Sweep
+from fedtheory.verify import (
+    Claim,
+    Crossing,
+    Identity,
+    LowerBoundHolds,
+    Measurement,
+    Monotone,
+    Sweep,
+)
 
 #: Hyperparameters of App. D.
 SGD = {"local_step": 0.2, "batch": 16}
@@ -58,7 +66,6 @@ def appendix_d_replica(params: dict[str, Any], seed: int) -> dict[str, float]:
     return out
 
 
-_SET = "minimax/fig1/appendix-d"
 _R_QUICK = list(range(0, 21))
 SWEEPS = {
     "smoke": Sweep(grid={"R": [0, 10, 20]}, replicates=8),
@@ -66,18 +73,17 @@ SWEEPS = {
     "full": Sweep(grid={"R": _R_QUICK}, replicates=100, block=10),
 }
 _SOURCE = "Figure 1 and §3.3–3.4 (App. D set-up)"
+#: One App. D run of the six methods of Figure 1 per replicate; the six claims below judge it.
+appendix_d = Measurement(id="minimax/fig1/appendix-d", experiment=appendix_d_replica, sweeps=SWEEPS)
 
 
 def _claim(slug: str, statement: str, criterion: Any, notes: str = "") -> Claim:
-    return Claim(
+    return appendix_d.claim(
         id=f"minimax/fig1/{slug}",
         source=Citation("minimax", _SOURCE),
         statement=statement,
-        experiment=appendix_d_replica,
-        sweeps=SWEEPS,
         criterion=criterion,
         notes=notes,
-        measures=_SET,
     )
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from scipy.special import expit
 
 from fedtheory import bounds
-from fedtheory.verify import Claim, LowerBoundHolds, Sweep
+from fedtheory.verify import LowerBoundHolds, Measurement, Sweep
 
 
 def curvature_ratio(params: dict[str, Any], seed: int) -> dict[str, float]:
@@ -48,35 +48,32 @@ _SWEEPS = {
     ),
 }
 
-mu0_printed = Claim(
+lemma7_curvature = Measurement(
+    id="minimax/lemma7/curvature",
+    experiment=curvature_ratio,
+    sweeps=_SWEEPS,
+)
+mu0_printed = lemma7_curvature.claim(
     id="minimax/lemma7/mu0-printed",
-    source=bounds.get("minimax.lemma7.mu0").source,
     statement=(
         "On the ball of radius ρ, the logistic empirical risk is μ0·λ_min(XᵀX/n)-strongly convex "
         "with μ0 = (e^{a/2} + e^{−a})^{−2}, a = c_X√d ρ (as printed)."
     ),
-    experiment=curvature_ratio,
-    sweeps=_SWEEPS,
     criterion=LowerBoundHolds(
         "curvature_ratio", bounds.get("minimax.lemma7.mu0"), x="a", over="every"
     ),
     bound=bounds.get("minimax.lemma7.mu0"),
     expect="violated",
     notes="Erratum (guide §6.1): the printed constant exceeds 1/4 ≥ sig' for small a.",
-    measures="minimax/lemma7/curvature",
 )
-mu0_corrected = Claim(
+mu0_corrected = lemma7_curvature.claim(
     id="minimax/lemma7/mu0-corrected",
-    source=bounds.get("minimax.lemma7.mu0.corrected").source,
     statement=(
         "On the ball of radius ρ, the logistic empirical risk is μ0·λ_min(XᵀX/n)-strongly convex "
         "with μ0 = (e^{a/2} + e^{−a/2})^{−2} = min_{|t|≤a} sig'(t), a = c_X√d ρ."
     ),
-    experiment=curvature_ratio,
-    sweeps=_SWEEPS,
     criterion=LowerBoundHolds(
         "curvature_ratio", bounds.get("minimax.lemma7.mu0.corrected"), x="a", over="every"
     ),
     bound=bounds.get("minimax.lemma7.mu0.corrected"),
-    measures="minimax/lemma7/curvature",
 )

@@ -24,7 +24,14 @@ import numpy as np
 from fedtheory import bounds
 from fedtheory.bounds import Citation
 from fedtheory.papers.minimax import logistic_clients
-from fedtheory.verify import Claim, Crossing, Identity, RateExponent, Sweep, UpperBoundHolds
+from fedtheory.verify import (
+    Crossing,
+    Identity,
+    Measurement,
+    RateExponent,
+    Sweep,
+    UpperBoundHolds,
+)
 
 _GML = {"d": 5, "population": 2024}
 FISHER = bounds.get("minimax.crossing.fisher")
@@ -65,12 +72,14 @@ _RATES = {
         grid={"n": _N_GRID}, fixed={**_GML, "m": 10, "R": 0.0}, replicates=400, block=50
     ),
 }
-plt_rate = Claim(
-    id="minimax/thm4/local-training-rate",
-    source=bounds.get("minimax.thm4").source,
-    statement="Local training's excess risk decays like 1/n_i (exact logistic risks, GM-L).",
+gml_rates = Measurement(
+    id="minimax/gml/rates",
     experiment=gml_estimators,
     sweeps=_RATES,
+)
+plt_rate = gml_rates.claim(
+    id="minimax/thm4/local-training-rate",
+    statement="Local training's excess risk decays like 1/n_i (exact logistic risks, GM-L).",
     criterion=RateExponent(
         "n", "plt", expected=-1, band=0.1, alternatives={"no decay": 0, "1/√n": -0.5}
     ),
@@ -79,20 +88,15 @@ plt_rate = Claim(
         "n ≥ 20d, where the small-sample bias of the local ERM is below 10% (guide §5.2); 400 "
         "replicates per point because one replicate's risk has a relative spread of ~60%."
     ),
-    measures="minimax/gml/rates",
 )
-fedavg_rate_n = Claim(
+fedavg_rate_n = gml_rates.claim(
     id="minimax/thm6/fedavg-rate-in-n",
-    source=bounds.get("minimax.thm6.aer").source,
     statement=(
         "Without heterogeneity (R = 0) the FedAvg ERM's excess risk decays like 1/N: slope −1 in "
         "the local size n at fixed m (exact logistic risks, GM-L)."
     ),
-    experiment=gml_estimators,
-    sweeps=_RATES,
     criterion=RateExponent("n", "fedavg", expected=-1, band=0.1, alternatives={"no decay": 0}),
     bound=bounds.get("minimax.thm6.aer"),
-    measures="minimax/gml/rates",
 )
 _M_SWEEP = {
     "smoke": Sweep(grid={"m": [2, 8, 32]}, fixed={**_GML, "n": 200, "R": 0.0}, replicates=64),
@@ -100,33 +104,30 @@ _M_SWEEP = {
         grid={"m": [2, 4, 8, 16, 32]}, fixed={**_GML, "n": 200, "R": 0.0}, replicates=400, block=50
     ),
 }
-fedavg_rate_m = Claim(
+gml_rates_in_m = Measurement(
+    id="minimax/gml/rates-in-m",
+    experiment=gml_estimators,
+    sweeps=_M_SWEEP,
+)
+fedavg_rate_m = gml_rates_in_m.claim(
     id="minimax/thm6/fedavg-rate-in-m",
-    source=bounds.get("minimax.thm6.aer").source,
     statement=(
         "FedAvg pools the clients: at R = 0 and fixed n its excess risk decays like 1/N = 1/(mn), "
         "slope −1 in the number of clients m."
     ),
-    experiment=gml_estimators,
-    sweeps=_M_SWEEP,
     criterion=RateExponent("m", "fedavg", expected=-1, band=0.1, alternatives={"no pooling": 0}),
     bound=bounds.get("minimax.thm6.aer"),
-    measures="minimax/gml/rates-in-m",
 )
-plt_flat_in_m = Claim(
+plt_flat_in_m = gml_rates_in_m.claim(
     id="minimax/thm4/local-training-ignores-m",
-    source=bounds.get("minimax.thm4").source,
     statement=(
         "Local training does not collaborate: at fixed n its excess risk does not improve with "
         "the number of clients m (slope 0 in m, against FedAvg's −1)."
     ),
-    experiment=gml_estimators,
-    sweeps=_M_SWEEP,
     criterion=RateExponent(
         "m", "plt", expected=0, band=0.1, alternatives={"pooling like FedAvg": -1}
     ),
     bound=bounds.get("minimax.thm4"),
-    measures="minimax/gml/rates-in-m",
 )
 
 
@@ -157,31 +158,29 @@ _FLOOR = {
         replicates=32,
     ),
 }
-floor_rate = Claim(
+gml_floor = Measurement(
+    id="minimax/gml/floor",
+    experiment=heterogeneity_bias,
+    sweeps=_FLOOR,
+)
+floor_rate = gml_floor.claim(
     id="minimax/thm6/heterogeneity-floor-is-quadratic",
-    source=bounds.get("minimax.thm6.aer").source,
     statement=(
         "FedAvg's error floor from heterogeneity grows like R² (the βR² term of (9)/(11)): "
         "slope +2 in R once the 1/N term is removed."
     ),
-    experiment=heterogeneity_bias,
-    sweeps=_FLOOR,
     criterion=RateExponent("R", "bias", expected=2, band=0.1, alternatives={"linear in R": 1}),
     bound=bounds.get("minimax.thm6.aer"),
-    measures="minimax/gml/floor",
 )
-floor_coefficient = Claim(
+floor_coefficient = gml_floor.claim(
     id="minimax/thm6/heterogeneity-floor-coefficient",
     source=Citation("minimax", "Theorem 6, eq. (9) — Fisher coefficient (guide §3.3, derived)"),
     statement=(
         "The heterogeneity floor of the FedAvg ERM is ½κR², κ the population curvature along the "
         "client directions — between the μR² of the lower bound and the βR² of (9)."
     ),
-    experiment=heterogeneity_bias,
-    sweeps=_FLOOR,
     criterion=Identity("bias", "half_kappa_r2", rtol=0.1, over="mean", x="R"),
     notes="Tolerance 10% (guide V4): the Fisher coefficient is exact only as R → 0.",
-    measures="minimax/gml/floor",
 )
 
 
@@ -201,7 +200,11 @@ _CROSS = {
     ),
     "quick": Sweep(grid={"n": _CROSS_N, "R": _r_grid(14)}, fixed={**_GML, "m": 10}, replicates=24),
 }
-crossing_scaling = Claim(
+gml_crossing = Measurement(
+    id="minimax/gml/crossing",
+    experiment=gml_estimators,
+)
+crossing_scaling = gml_crossing.claim(
     id="minimax/dichotomy/crossing-scales-like-sqrt-m-over-n",
     source=Citation("minimax", "§3.3, eqs. (18)–(19): the switch at R² ≍ m/N"),
     statement=(
@@ -209,7 +212,6 @@ crossing_scaling = Claim(
         "crossing radius scales like n^(−1/2) (slope −½ of log R* against log n; 0 would mean "
         "'R* independent of n', −1 'R* ∝ 1/n')."
     ),
-    experiment=gml_estimators,
     sweeps=_CROSS,
     criterion=Crossing(
         "R",
@@ -224,18 +226,15 @@ crossing_scaling = Claim(
         "The band ±0.08 (guide §5.2) also excludes the alternatives 0 and −1. Curves: exact-risk "
         "means over 24 datasets per point; crossings interpolated in log R and bootstrapped."
     ),
-    measures="minimax/gml/crossing",
 )
 _KAPPA = _kappa(10)
 _FISHER_R = float(np.sqrt(FISHER.evaluate(d=_GML["d"], m=10, kappa_u=_KAPPA, n=800)))
-crossing_location = Claim(
+crossing_location = gml_crossing.claim(
     id="minimax/dichotomy/crossing-location-fisher",
-    source=FISHER.source,
     statement=(
         f"At n = 800 = 160d (m = 10, d = 5, κ = {_KAPPA:.3f}) the curves cross near the Fisher "
         f"prediction R* = √(d(1 − 1/m)/(κn)) = {_FISHER_R:.3f}, within 15% in R*²."
     ),
-    experiment=gml_estimators,
     sweeps={
         "smoke": Sweep(grid={"n": [800], "R": _r_grid(8)}, fixed={**_GML, "m": 10}, replicates=32),
         "quick": Sweep(grid={"n": [800], "R": _r_grid(14)}, fixed={**_GML, "m": 10}, replicates=24),
@@ -250,7 +249,6 @@ crossing_location = Claim(
     ),
     bound=FISHER,
     notes="Tolerance 15% on R*² at n ≥ 160d (guide V6), frozen before the first run.",
-    measures="minimax/gml/crossing",
 )
 
 
@@ -279,14 +277,8 @@ def tuned_fedprox(params: dict[str, Any], seed: int) -> dict[str, float]:
     return {"tuned": tuned, "plt": plt, "fedavg": fedavg, "tolerated": 1.1 * min(plt, fedavg)}
 
 
-fedprox_conjecture = Claim(
-    id="minimax/thm11/tuned-fedprox-is-as-good-logistic",
-    source=Citation("minimax", "§3.4 conjecture after Theorem 12 (FedProx tuned), GM-L"),
-    statement=(
-        "The paper conjectures that optimally tuned FedProx is minimax optimal. On GM-L, FedProx "
-        "at a plug-in λ* = d(1 − 1/m)/(nR²) is never worse than 1.1× the better of FedAvg and "
-        "local training on the same data, at every R."
-    ),
+gml_fedprox = Measurement(
+    id="minimax/gml/fedprox",
     experiment=tuned_fedprox,
     sweeps={
         "smoke": Sweep(
@@ -294,10 +286,18 @@ fedprox_conjecture = Claim(
         ),
         "quick": Sweep(grid={"R": _r_grid(8)}, fixed={**_GML, "m": 10, "n": 200}, replicates=24),
     },
+)
+fedprox_conjecture = gml_fedprox.claim(
+    id="minimax/thm11/tuned-fedprox-is-as-good-logistic",
+    source=Citation("minimax", "§3.4 conjecture after Theorem 12 (FedProx tuned), GM-L"),
+    statement=(
+        "The paper conjectures that optimally tuned FedProx is minimax optimal. On GM-L, FedProx "
+        "at a plug-in λ* = d(1 − 1/m)/(nR²) is never worse than 1.1× the better of FedAvg and "
+        "local training on the same data, at every R."
+    ),
     criterion=UpperBoundHolds("tuned", "tolerated", x="R", over="mean"),
     notes=(
         "Threshold 1.1 from the reading guide (V11(b)), frozen before the run; exact FedProx "
         "minimizers of (20). Near the crossing FedProx beats both endpoints by up to 2×."
     ),
-    measures="minimax/gml/fedprox",
 )

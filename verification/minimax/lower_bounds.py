@@ -16,7 +16,7 @@ import numpy as np
 
 from fedtheory import bounds
 from fedtheory.papers.minimax import assouad_clients, bayes_estimate
-from fedtheory.verify import Claim, LowerBoundHolds, Sweep
+from fedtheory.verify import LowerBoundHolds, Measurement, Sweep
 
 ASSOUAD = bounds.get("minimax.thm8.assouad")
 
@@ -40,32 +40,29 @@ _SWEEPS = {
         block=50,
     ),
 }
-_SET = "minimax/thm8/assouad-prior"
 _ARGS = {"c_X": 1.0, "d": "d", "delta_i": "delta", "n_i": "n"}
 
-bayes_above = Claim(
+thm8_assouad_prior = Measurement(
+    id="minimax/thm8/assouad-prior",
+    experiment=assouad_risks,
+    sweeps=_SWEEPS,
+)
+bayes_above = thm8_assouad_prior.claim(
     id="minimax/thm8/bayes-risk-above-assouad-bound",
-    source=ASSOUAD.source,
     statement=(
         "On the Assouad prior with δ = c/√n, the Bayes risk of estimating a client's optimum is "
         "at least (d/2)δ²(1 − √2 c_X δ√n) — the per-client step of Theorem 8's proof."
     ),
-    experiment=assouad_risks,
-    sweeps=_SWEEPS,
     criterion=LowerBoundHolds("bayes_risk", ASSOUAD, x="c", over="mean", bound_args=_ARGS),
     bound=ASSOUAD,
     notes="The Bayes risk is the exact posterior mean's squared error, averaged over the prior.",
-    measures=_SET,
 )
-local_above = Claim(
+local_above = thm8_assouad_prior.claim(
     id="minimax/thm8/local-training-above-bayes",
     source=ASSOUAD.source,
     statement=(
         "No estimator beats the Bayes risk on the prior: local training's squared error is at "
         "least the posterior mean's, for every δ."
     ),
-    experiment=assouad_risks,
-    sweeps=_SWEEPS,
     criterion=LowerBoundHolds("local_risk", "bayes_risk", x="c", over="mean"),
-    measures=_SET,
 )

@@ -38,6 +38,7 @@ from fedtheory.papers.minimax.gmq_risks import (
     gmq_expected_risk_fedavg,
     gmq_expected_risk_fedprox,
     gmq_expected_risk_plt,
+    gmq_minimax_envelope,
     gmq_tuned_fedprox_lambda,
     gmq_tuned_fedprox_risk,
 )
@@ -77,6 +78,7 @@ __all__ = [
     "gmq_expected_risk_fedavg",
     "gmq_expected_risk_fedprox",
     "gmq_expected_risk_plt",
+    "gmq_minimax_envelope",
     "gmq_tuned_fedprox_lambda",
     "gmq_tuned_fedprox_risk",
     "linear_regression_clients",

@@ -50,6 +50,7 @@ __all__ = [
     "gmq_expected_risk_fedavg",
     "gmq_expected_risk_fedprox",
     "gmq_expected_risk_plt",
+    "gmq_minimax_envelope",
     "gmq_tuned_fedprox_lambda",
     "gmq_tuned_fedprox_risk",
 ]
@@ -194,6 +195,29 @@ def gmq_crossing_radius2(d: int, noise: float, n: int, N: int) -> float:
     n = check_int("n", n, minimum=1)
     N = check_int("N", N, minimum=n)
     return float(_CROSSING.evaluate(d=d, s2=noise**2, n=n, N=N))
+
+
+def gmq_minimax_envelope(d: int, noise: float, n: int, m: int, R: Any) -> float | np.ndarray:
+    """min(ds²/n, R²) + ds²/N: the minimax rate of Theorem 8 / Corollary 9 on balanced GM-Q.
+
+    With N = mn. The better of local training and FedAvg has expected risk between ½·m/(m + 1)
+    and ½ times this envelope (guide V5(c) [ours]): the oracle dichotomy is minimax optimal up
+    to that constant. ``R`` is one radius or an array of them.
+
+    Examples
+    --------
+    >>> round(gmq_minimax_envelope(2, 1.0, 10, 4, 0.1), 12)
+    0.06
+    """
+    d, noise, n, m = _balanced(d, noise, n, m)
+    radius = np.asarray(R, dtype=np.float64)
+    if radius.ndim == 0:
+        radius = np.asarray(check_real("R", float(radius), nonnegative=True))
+    elif not np.all(np.isfinite(radius)) or np.any(radius < 0):
+        raise ParameterError(parameter="R", value="array", rule="must be finite and ≥ 0")
+    variance = d * noise**2
+    envelope = np.minimum(variance / n, radius**2) + variance / (m * n)
+    return float(envelope) if envelope.ndim == 0 else np.asarray(envelope)
 
 
 def fine_tune_equivalent_lambda(step: float, k: int) -> float:

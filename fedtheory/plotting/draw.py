@@ -1,4 +1,4 @@
-"""Small matplotlib helpers shared by the verification report and by users' own figures.
+"""Drawing helpers: small matplotlib functions shared by the verification report and figures.
 
 Everything here works on explicit :class:`~matplotlib.figure.Figure` and
 :class:`~matplotlib.axes.Axes` objects with an Agg canvas attached: nothing touches ``pyplot``
@@ -36,10 +36,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from fedtheory.plotting.model import FigureSpec, Series
+
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
-
-    from fedtheory.verify.claim import FigureSpec, Series
 
 __all__ = [
     "BOUND_STYLE",
@@ -117,7 +117,7 @@ def png_bytes(fig: Figure, *, tight: bool = True) -> bytes:
         fig.tight_layout()
     buffer = io.BytesIO()
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    canvas.print_png(buffer)
+    canvas.print_png(buffer)  # type: ignore[no-untyped-call]  # unannotated in matplotlib
     return buffer.getvalue()
 
 
@@ -203,7 +203,7 @@ def draw_series(
     x_log: bool | None = None,
     y_log: bool | None = None,
 ) -> int:
-    """Draw one :class:`~fedtheory.verify.claim.Series` in the style of its role.
+    """Draw one :class:`~fedtheory.plotting.model.Series` in the style of its role.
 
     ``measured``: markers and a thin line, with the CI band when ``low``/``high`` are given;
     ``bound``: dashed; ``fit``: dotted; ``reference``: thin gray (``color`` is ignored).
@@ -265,7 +265,7 @@ def series_colors(series: Sequence[Series]) -> list[str]:
 
     Examples
     --------
-    >>> from fedtheory.verify.claim import Series
+    >>> from fedtheory.plotting.model import Series
     >>> s = [Series("a", (1,), (1,), group="m=1"), Series("b", (1,), (1,), "bound", group="m=1"),
     ...      Series("c", (1,), (1,), group="m=2")]
     >>> series_colors(s)
@@ -331,7 +331,7 @@ def figure_from_spec(
     figsize: tuple[float, float] = (6.0, 4.0),
     dpi: float = 110,
 ) -> Figure:
-    """Draw a verdict's :class:`~fedtheory.verify.claim.FigureSpec`.
+    """Draw a verdict's :class:`~fedtheory.plotting.model.FigureSpec`.
 
     Scales, labels and a legend as the spec says, every series with :func:`draw_series` in the
     colours of :func:`series_colors`, a legend entry for the confidence bands, and notes for

@@ -1,0 +1,164 @@
+"""Verdicts and their outcomes: what a criterion concludes, with the numbers behind it.
+
+A verdict's outcome is ``holds``, ``violated``, ``inconclusive`` (the data cannot decide) or
+``error`` (DESIGN §5). Also the small plain-data helpers that everything leaving the process as
+JSON goes through (:func:`plain_data`, :func:`format_number`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from fedtheory.errors import ParameterError
+from fedtheory.plotting.model import FigureSpec
+
+__all__ = [
+    "ERROR",
+    "HOLDS",
+    "INCONCLUSIVE",
+    "OUTCOMES",
+    "VIOLATED",
+    "Outcome",
+    "Verdict",
+    "combine_outcomes",
+    "format_number",
+    "plain_data",
+]
+
+HOLDS = "holds"
+VIOLATED = "violated"
+INCONCLUSIVE = "inconclusive"
+ERROR = "error"
+#: Every possible outcome of a verdict.
+OUTCOMES: tuple[str, ...] = (HOLDS, VIOLATED, INCONCLUSIVE, ERROR)
+Outcome = Literal["holds", "violated", "inconclusive", "error"]
+
+
+def combine_outcomes(outcomes: Sequence[str]) -> str:
+    """Outcome of a conjunction of checks.
+
+    ``violated`` if any part is violated (one counterexample refutes a universal statement),
+    else ``inconclusive`` if any part is, else ``holds``. ``error`` dominates everything.
+
+    >>> combine_outcomes(["holds", "inconclusive", "holds"])
+    'inconclusive'
+    """
+    for outcome in (ERROR, VIOLATED, INCONCLUSIVE):
+        if outcome in outcomes:
+            return outcome
+    if not outcomes:
+        raise ParameterError(parameter="outcomes", value=[], rule="needs at least one outcome")
+    return HOLDS
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of a criterion on the measurements, with the numbers behind it.
+
+    Attributes
+    ----------
+    outcome
+        ``holds``, ``violated``, ``inconclusive`` or ``error``.
+    reason
+        One sentence: why this outcome (for ``inconclusive``: what the data cannot decide).
+    predicted, measured
+        Short texts for the verdict table, e.g. ``"slope −1 ± 0.1"`` and ``"slope −1.004"``.
+    ci
+        The confidence interval of the headline number, if any.
+    numbers
+        Headline numbers (JSON-able floats), e.g. ``{"slope": -1.004, "max_slack": 12.5}``.
+    table
+        One row per grid point with the numbers behind the verdict.
+    figure
+        What to draw.
+    counterexample
+        For ``violated``: a reproducible point (parameters, replicate and seed, measured vs
+        predicted).
+    """
+
+    outcome: str
+    reason: str
+    predicted: str = ""
+    measured: str = ""
+    ci: tuple[float, float] | None = None
+    numbers: dict[str, float] = field(default_factory=dict)
+    table: tuple[dict[str, Any], ...] = ()
+    figure: FigureSpec | None = None
+    counterexample: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ParameterError(
+                parameter="outcome", value=self.outcome, rule=f"must be one of {OUTCOMES}"
+            )
+
+    @classmethod
+    def error(cls, message: str) -> Verdict:
+        """The verdict of a claim whose experiment or criterion failed."""
+        return cls(ERROR, message, measured="—")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "predicted": self.predicted,
+            "measured": self.measured,
+            "ci": None if self.ci is None else [_json_float(self.ci[0]), _json_float(self.ci[1])],
+            "numbers": {k: _json_float(v) for k, v in self.numbers.items()},
+            "table": [{k: plain_data(v) for k, v in row.items()} for row in self.table],
+            # figures may pad intervals with NaN (e.g. points a fit skipped): strict JSON too
+            "figure": None if self.figure is None else plain_data(self.figure.to_dict()),
+            "counterexample": plain_data(self.counterexample),
+        }
+
+
+def _json_float(value: Any) -> float | None:
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def plain_data(value: Any) -> Any:
+    """Strict-JSON data: non-finite floats → None, numpy scalars → Python, tuples → lists.
+
+    Used for everything that leaves the process as JSON (verdicts.json, report tables).
+
+    >>> plain_data({"a": (np.float64(1.5), float("nan")), "b": np.int64(2)})
+    {'a': [1.5, None], 'b': 2}
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return _json_float(value)
+    if isinstance(value, Mapping):
+        return {str(k): plain_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [plain_data(v) for v in value]
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return str(value)
+
+
+def format_number(value: float | None, digits: int = 3, *, nan: str = "—") -> str:
+    """A number with ``digits`` significant digits, a typographic minus, infinities as ∞.
+
+    >>> format_number(-0.0012345), format_number(float("inf")), format_number(None)
+    ('−0.00123', '∞', '—')
+    """
+    if value is None:
+        return "—"
+    value = float(value)
+    if math.isnan(value):
+        return nan
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    return f"{value:.{digits}g}".replace("-", "−")
