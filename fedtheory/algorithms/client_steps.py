@@ -28,6 +28,7 @@ import numpy as np
 
 from fedtheory._jit import njit
 from fedtheory.algorithms._ball import _project
+from fedtheory.algorithms._buffers import _one_vector
 from fedtheory.algorithms._sampling import _client_key, _draw_rows
 from fedtheory.algorithms.trace import FLOATS_DOWN, GRADIENT_CALLS, LOCAL_STEPS
 from fedtheory.problems._oracle import (
@@ -193,17 +194,6 @@ class LocalSGD(_LocalSGDFields):
 
 
 @njit
-def _gradient_buffer(
-    rule: tuple[Any, ...],
-    problem: tuple[Any, ...],
-    r: int,
-    m: int,
-    d: int,
-) -> tuple[np.ndarray]:
-    return (np.empty(d),)
-
-
-@njit
 def _presampled_update(
     rule: PresampledSGD,
     problem: tuple[Any, ...],
@@ -253,7 +243,7 @@ class PresampledSGD(_PresampledSGDFields):
 
     __slots__ = ()
 
-    client_state = _gradient_buffer
+    client_state = _one_vector
     client_update = _presampled_update
 
 
@@ -298,5 +288,5 @@ class FullGradientSum(_FullGradientSumFields):
 
     __slots__ = ()
 
-    client_state = _gradient_buffer
+    client_state = _one_vector
     client_update = _gradient_sum_update

@@ -25,21 +25,11 @@ import numpy as np
 
 from fedtheory._jit import njit
 from fedtheory.algorithms._ball import _project
+from fedtheory.algorithms._buffers import _one_vector, _two_vectors
 from fedtheory.algorithms.trace import FLOATS_UP, SERVER_GRADIENT_CALLS
 from fedtheory.problems._oracle import sample_count, sample_gradient
 
 __all__ = ["GradientStep", "ModelAverage", "ServerStep"]
-
-
-@njit
-def _vector_buffer(
-    rule: tuple[Any, ...],
-    problem: tuple[Any, ...],
-    r: int,
-    m: int,
-    d: int,
-) -> tuple[np.ndarray]:
-    return (np.empty(d),)
 
 
 # ============================================================================== ServerStep
@@ -100,7 +90,7 @@ class ServerStep(_ServerStepFields):
 
     __slots__ = ()
 
-    server_state = _vector_buffer
+    server_state = _one_vector
     server_update = _server_step_update
 
 
@@ -143,22 +133,11 @@ class ModelAverage(_ModelAverageFields):
 
     __slots__ = ()
 
-    server_state = _vector_buffer
+    server_state = _one_vector
     server_update = _average_update
 
 
 # ============================================================================== GradientStep
-
-
-@njit
-def _gradient_step_state(
-    rule: GradientStep,
-    problem: tuple[Any, ...],
-    r: int,
-    m: int,
-    d: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    return np.empty(d), np.empty(d)
 
 
 @njit
@@ -212,5 +191,5 @@ class GradientStep(_GradientStepFields):
 
     __slots__ = ()
 
-    server_state = _gradient_step_state
+    server_state = _two_vectors
     server_update = _gradient_step_update
