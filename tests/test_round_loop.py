@@ -35,12 +35,13 @@ from fedtheory.algorithms.trace import (
 from fedtheory.errors import ParameterError
 from fedtheory.problems._linear_samples import (
     LinearSamples,
+    _client_samples,
     _max_sample_count,
     _sample_count,
     _sample_gradient,
     linear_samples,
 )
-from fedtheory.problems._oracle import sample_count, sample_gradient
+from fedtheory.problems._oracle import client_samples, sample_count, sample_gradient
 from fedtheory.problems.dataset import LOSSES, FederatedDataset
 
 
@@ -77,10 +78,11 @@ def _scaled_update(rule, problem, state, r, t, i, server_model, w, row):  # type
     """One full-batch gradient step from w^g, scaled per client: w ← w^g − η s_i ∇L_i(w^g)."""
     (one,) = state
     d = w.shape[0]
-    n = sample_count(problem, r, i)
+    samples = client_samples(problem, r, i)
+    n = sample_count(samples)
     total = np.zeros(d)
     for j in range(n):
-        sample_gradient(problem, r, i, j, server_model, one)
+        sample_gradient(samples, j, server_model, one)
         total += one
     for k in range(d):
         w[k] = server_model[k] - rule.eta * rule.scales[i] * total[k] / n
@@ -149,28 +151,41 @@ def test_sample_gradient_matches_twin(loss: str) -> None:
     w = np.array([0.3, -1.2, 0.7])
     out = np.empty(3)
     for i in range(data.m):
+        samples = client_samples(problem, 0, i)
+        assert sample_count(samples) == data.counts[i]
         for j in range(data.counts[i]):
-            sample_gradient(problem, 0, i, j, w, out)
+            sample_gradient(samples, j, w, out)
             twin = sample_gradient_twin(LOSSES[loss], data.features[i, j], data.targets[i, j], w)
             np.testing.assert_allclose(out, twin, rtol=1e-13, atol=1e-15)
 
 
-class _LinearSamplesWithoutFastPathFields(NamedTuple):
+class _SlowClientSamplesFields(NamedTuple):
+    loss: int
     features: np.ndarray
     targets: np.ndarray
-    counts: np.ndarray
-    loss: int
 
 
-class _LinearSamplesWithoutFastPath(_LinearSamplesWithoutFastPathFields):
-    """The linear-loss samples without their minibatch kernel: LocalSGD then takes the generic
-    step written with per-sample gradients."""
+class _SlowClientSamples(_SlowClientSamplesFields):
+    """A client's linear-loss samples without their minibatch kernel: LocalSGD then takes the
+    generic step written with per-sample gradients."""
 
     __slots__ = ()
 
     sample_count = _sample_count
-    max_sample_count = _max_sample_count
     sample_gradient = _sample_gradient
+
+
+@njit
+def _slow_client_samples(problem, r, i):  # type: ignore[no-untyped-def]
+    fast = _client_samples(problem, r, i)
+    return _SlowClientSamples(fast.loss, fast.features, fast.targets)
+
+
+class _LinearSamplesWithoutFastPath(LinearSamples):
+    __slots__ = ()
+
+    client_samples = _slow_client_samples
+    max_sample_count = _max_sample_count
 
 
 @pytest.mark.parametrize("loss", ["logistic", "squared", "mean"])
@@ -286,7 +301,7 @@ def test_dispatch_falls_back_to_the_default() -> None:
     def half(obj, x):  # type: ignore[no-untyped-def]
         return 0.5 * x
 
-    halve = dispatch("halve", default=half)
+    halve = dispatch("halve", "x", default=half)
 
     @njit(cache=False)
     def call(obj, x):  # type: ignore[no-untyped-def]

@@ -41,10 +41,14 @@ from fedtheory.algorithms.trace import (
 
 __all__: list[str] = []
 
-client_state = dispatch("client_state")
-client_update = dispatch("client_update")
-server_state = dispatch("server_state")
-server_update = dispatch("server_update")
+client_state = dispatch("client_state", "problem", "r", "m", "d")
+client_update = dispatch(
+    "client_update", *("problem", "state", "r", "t", "i", "server_model", "model", "row")
+)
+server_state = dispatch("server_state", "problem", "r", "m", "d")
+server_update = dispatch(
+    "server_update", *("problem", "state", "r", "t", "uploaders", "server_model", "models", "row")
+)
 
 _COUNTERS = len(COUNTERS)
 

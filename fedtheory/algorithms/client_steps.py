@@ -32,6 +32,7 @@ from fedtheory.algorithms._buffers import _one_vector
 from fedtheory.algorithms._sampling import _client_key, _draw_rows
 from fedtheory.algorithms.trace import FLOATS_DOWN, GRADIENT_CALLS, LOCAL_STEPS
 from fedtheory.problems._oracle import (
+    client_samples,
     max_sample_count,
     minibatch_step,
     sample_count,
@@ -93,7 +94,8 @@ def _local_sgd_update(
             w[k] = server_model[k]
     if rule.receives_server_model:
         row[FLOATS_DOWN] += d
-    n = sample_count(problem, r, i)
+    samples = client_samples(problem, r, i)
+    n = sample_count(samples)
     order = perm[i]
     cursor = cursors[i]
     counter = counters[i]
@@ -113,9 +115,7 @@ def _local_sgd_update(
                 b = min(batch, n - cursor)
                 counter = _draw_rows(order, cursor, b, n, key, counter)
                 eta = steps[min(iterations, last)]
-                minibatch_step(
-                    problem, r, i, order[cursor : cursor + b], w, server_model, eta, lam, coef
-                )
+                minibatch_step(samples, order[cursor : cursor + b], w, server_model, eta, lam, coef)
                 if project:
                     _project(w, radius)
                 cursor += b
@@ -127,9 +127,7 @@ def _local_sgd_update(
                 cursor = 0
             counter = _draw_rows(order, cursor, batch, n, key, counter)
             eta = steps[min(iterations, last)]
-            minibatch_step(
-                problem, r, i, order[cursor : cursor + batch], w, server_model, eta, lam, coef
-            )
+            minibatch_step(samples, order[cursor : cursor + batch], w, server_model, eta, lam, coef)
             if project:
                 _project(w, radius)
             cursor += batch
@@ -213,8 +211,9 @@ def _presampled_update(
     row[FLOATS_DOWN] += d
     eta = rule.steps[t]
     b = rule.samples.shape[2]
+    samples = client_samples(problem, r, i)
     for step in range(b):
-        sample_gradient(problem, r, i, rule.samples[t, i, step], w, gradient)
+        sample_gradient(samples, rule.samples[t, i, step], w, gradient)
         for k in range(d):
             w[k] -= eta * gradient[k]
     row[LOCAL_STEPS] += b
@@ -268,9 +267,10 @@ def _gradient_sum_update(
     row[FLOATS_DOWN] += d
     for k in range(d):
         w[k] = 0.0
-    n = sample_count(problem, r, i)
+    samples = client_samples(problem, r, i)
+    n = sample_count(samples)
     for j in range(n):
-        sample_gradient(problem, r, i, j, server_model, gradient)
+        sample_gradient(samples, j, server_model, gradient)
         for k in range(d):
             w[k] += gradient[k]
     row[GRADIENT_CALLS] += n

@@ -176,20 +176,17 @@ def _schedule(masks: np.ndarray, train_sampled: bool) -> _Participation:
     others) train and C_t is aggregated, in increasing client order; row T: every client takes
     part and nothing is aggregated."""
     reps, rounds, m = masks.shape
-    trainers = np.zeros((reps, rounds + 1, m), dtype=np.int64)
-    trainer_counts = np.zeros((reps, rounds + 1), dtype=np.int64)
-    uploaders = np.zeros((reps, rounds + 1, m), dtype=np.int64)
-    uploader_counts = np.zeros((reps, rounds + 1), dtype=np.int64)
-    for r in range(reps):
-        for t in range(rounds):
-            train = np.flatnonzero(masks[r, t] == train_sampled)
-            sent = np.flatnonzero(masks[r, t])
-            trainers[r, t, : train.size] = train
-            trainer_counts[r, t] = train.size
-            uploaders[r, t, : sent.size] = sent
-            uploader_counts[r, t] = sent.size
-        trainers[r, rounds] = np.arange(m)
-        trainer_counts[r, rounds] = m
+
+    def listed(chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The chosen clients of every (replicate, row) first, in increasing order (a stable
+        sort of "not chosen"), then the rest; and how many were chosen."""
+        order = np.argsort(~chosen, axis=-1, kind="stable").astype(np.int64)
+        return order, chosen.sum(axis=-1).astype(np.int64)
+
+    every = np.ones((reps, 1, m), dtype=np.bool_)
+    trainers, trainer_counts = listed(np.concatenate([masks == train_sampled, every], axis=1))
+    none = np.zeros((reps, 1, m), dtype=np.bool_)
+    uploaders, uploader_counts = listed(np.concatenate([masks, none], axis=1))
     aggregate = np.ones(rounds + 1, dtype=np.bool_)
     aggregate[rounds] = False
     return _Participation(trainers, trainer_counts, uploaders, uploader_counts, aggregate)

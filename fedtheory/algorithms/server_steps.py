@@ -27,7 +27,7 @@ from fedtheory._jit import njit
 from fedtheory.algorithms._ball import _project
 from fedtheory.algorithms._buffers import _one_vector, _two_vectors
 from fedtheory.algorithms.trace import FLOATS_UP, SERVER_GRADIENT_CALLS
-from fedtheory.problems._oracle import sample_count, sample_gradient
+from fedtheory.problems._oracle import client_samples, sample_count, sample_gradient
 
 __all__ = ["GradientStep", "ModelAverage", "ServerStep"]
 
@@ -157,9 +157,10 @@ def _gradient_step_update(
     m, d = models.shape
     for k in range(d):
         total[k] = 0.0
-    own = sample_count(problem, r, m)
+    samples = client_samples(problem, r, m)  # the server's own samples (index m)
+    own = sample_count(samples)
     for j in range(own):
-        sample_gradient(problem, r, m, j, wg, one)
+        sample_gradient(samples, j, wg, one)
         for k in range(d):
             total[k] += one[k]
     row[SERVER_GRADIENT_CALLS] += own

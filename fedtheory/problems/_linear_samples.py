@@ -2,8 +2,8 @@
 
 :class:`LinearSamples` holds a batch of R datasets of the same shape — features ``(R, m, n_max,
 d)``, targets ``(R, m, n_max)``, counts ``(R, m)`` — and the loss code of
-:data:`~fedtheory.problems.LOSSES`; its kernels implement the oracle of
-:mod:`fedtheory.problems._oracle` for the three per-sample losses
+:data:`~fedtheory.problems.LOSSES`; :class:`LinearClientSamples` is one client's part of it. Their
+kernels implement the oracle of :mod:`fedtheory.problems._oracle` for the three per-sample losses
 
 - logistic: ∇ℓ(w; x, y) = −y x sig(−y xᵀw),
 - squared: ∇ℓ(w; x, y) = (xᵀw − y) x,
@@ -25,7 +25,14 @@ from fedtheory._arrays import kernel_array
 from fedtheory._jit import njit
 from fedtheory.problems.dataset import LOSSES, FederatedDataset
 
-__all__ = ["LOSS_LOGISTIC", "LOSS_MEAN", "LOSS_SQUARED", "LinearSamples", "linear_samples"]
+__all__ = [
+    "LOSS_LOGISTIC",
+    "LOSS_MEAN",
+    "LOSS_SQUARED",
+    "LinearClientSamples",
+    "LinearSamples",
+    "linear_samples",
+]
 
 LOSS_LOGISTIC = LOSSES["logistic"]
 LOSS_SQUARED = LOSSES["squared"]
@@ -45,10 +52,14 @@ def _logistic_slope(margin: float) -> float:
 
 
 @njit
-def _sample_count(problem: LinearSamples, r: int, i: int) -> int:
+def _client_samples(problem: LinearSamples, r: int, i: int) -> LinearClientSamples:
+    """Client ``i``'s rows of replicate ``r`` (an empty client for the server: no own data)."""
     if i >= problem.counts.shape[1]:
-        return 0  # no server samples
-    return int(problem.counts[r, i])
+        return LinearClientSamples(
+            problem.loss, problem.features[r, 0, :0], problem.targets[r, 0, :0]
+        )
+    n = problem.counts[r, i]
+    return LinearClientSamples(problem.loss, problem.features[r, i, :n], problem.targets[r, i, :n])
 
 
 @njit
@@ -57,21 +68,24 @@ def _max_sample_count(problem: LinearSamples) -> int:
 
 
 @njit
-def _sample_gradient(
-    problem: LinearSamples, r: int, i: int, j: int, w: np.ndarray, out: np.ndarray
-) -> None:
-    """∇ℓ(w; z_ij) into ``out``."""
-    x = problem.features[r, i, j]
+def _sample_count(samples: LinearClientSamples) -> int:
+    return int(samples.features.shape[0])
+
+
+@njit
+def _sample_gradient(samples: LinearClientSamples, j: int, w: np.ndarray, out: np.ndarray) -> None:
+    """∇ℓ(w; z_j) into ``out``."""
+    x = samples.features[j]
     d = w.shape[0]
-    if problem.loss == LOSS_MEAN:
+    if samples.loss == LOSS_MEAN:
         for k in range(d):
             out[k] = w[k] - x[k]
         return
     margin = 0.0
     for k in range(d):
         margin += x[k] * w[k]
-    target = problem.targets[r, i, j]
-    if problem.loss == LOSS_LOGISTIC:
+    target = samples.targets[j]
+    if samples.loss == LOSS_LOGISTIC:
         g = -target * _logistic_slope(target * margin)
     else:
         g = margin - target
@@ -81,9 +95,7 @@ def _sample_gradient(
 
 @njit
 def _minibatch_step(
-    problem: LinearSamples,
-    r: int,
-    i: int,
+    samples: LinearClientSamples,
     rows: np.ndarray,
     w: np.ndarray,
     wg: np.ndarray,
@@ -91,16 +103,16 @@ def _minibatch_step(
     lam: float,
     coef: np.ndarray,
 ) -> None:
-    """w ← w − η(ĝ_B(w) + λ(w − w^g)) for the rows ``rows`` of client ``i`` (in place).
+    """w ← w − η(ĝ_B(w) + λ(w − w^g)) for the rows ``rows`` of a client's samples (in place).
 
     ĝ_B is the minibatch mean of the sample gradients: −y x sig(−y xᵀw) (logistic),
     (xᵀw − y) x (squared), w − z (mean). The margins xᵀw of the batch are computed first (four
     rows at a time, sharing the loads of w), then w is shrunk towards w^g and the gradient is
     added by axpys over the contiguous rows (four at a time): no temporary gradient vector.
     """
-    loss = problem.loss
-    X = problem.features[r, i]
-    y = problem.targets[r, i]
+    loss = samples.loss
+    X = samples.features
+    y = samples.targets
     b = rows.shape[0]
     d = w.shape[0]
     scale = eta / b
@@ -197,8 +209,22 @@ class LinearSamples(_LinearSamplesFields):
 
     __slots__ = ()
 
-    sample_count = _sample_count
+    client_samples = _client_samples
     max_sample_count = _max_sample_count
+
+
+class _LinearClientSamplesFields(NamedTuple):
+    loss: int
+    features: np.ndarray
+    targets: np.ndarray
+
+
+class LinearClientSamples(_LinearClientSamplesFields):
+    """One client's samples: features ``(n_i, d)``, targets ``(n_i,)`` and the loss code."""
+
+    __slots__ = ()
+
+    sample_count = _sample_count
     sample_gradient = _sample_gradient
     minibatch_step = _minibatch_step
 

@@ -1,19 +1,22 @@
 """The kernel-level oracle of a finite-sum federated problem (private; DESIGN §3, §4).
 
-Client ``i`` of replicate ``r`` holds ``sample_count(problem, r, i)`` samples; index
-``i = num_clients`` denotes the server's own samples (none for most problems). A problem's kernel
-view is a subclass of a :class:`typing.NamedTuple` of arrays that names its kernels (the idiom of
-:func:`fedtheory._jit.dispatch`):
+Two levels, each a subclass of a :class:`typing.NamedTuple` of arrays that names its kernels (the
+idiom of :func:`fedtheory._jit.dispatch`):
 
-- ``sample_count(problem, r, i) -> int``: n_i;
-- ``max_sample_count(problem) -> int``: the largest n_i (for per-client buffers);
-- ``sample_gradient(problem, r, i, j, w, out)``: ∇ℓ(w; z_ij) into ``out``;
-- ``minibatch_step(problem, r, i, rows, w, anchor, eta, lam, scratch)`` (optional):
-  w ← w − η(ĝ_B(w) + λ(w − anchor)) in place, ĝ_B the mean of the sample gradients of ``rows``;
-  ``scratch`` is a float64 buffer of at least ``len(rows)`` entries. Problems without a fast
-  path get :func:`_minibatch_step_by_samples`, written with ``sample_gradient``.
+the problem's kernel view
+    ``client_samples(problem, r, i)`` → the samples of client ``i`` of replicate ``r`` (index
+    ``i = num_clients`` denotes the server's own samples, none for most problems), and
+    ``max_sample_count(problem)`` → the largest sample count (for per-client buffers);
+the samples of one client
+    ``sample_count(samples)`` → n_i; ``sample_gradient(samples, j, w, out)`` → ∇ℓ(w; z_j) into
+    ``out``; and, optionally, ``minibatch_step(samples, rows, w, anchor, eta, lam, scratch)``:
+    w ← w − η(ĝ_B(w) + λ(w − anchor)) in place, ĝ_B the mean of the sample gradients of
+    ``rows``, ``scratch`` a float64 buffer of at least ``len(rows)`` entries. Samples without a
+    fast path get :func:`_minibatch_step_by_samples`, written with ``sample_gradient``.
 
-The round loop's client steps call these generic functions; the views live with the problems
+A client step asks for a client's samples once per update and then calls the per-sample kernels
+on them: the hot calls carry only that client's arrays (passing the whole problem to every
+minibatch step cost the FedAvg loop ~5%). The views live with the problems
 (:mod:`fedtheory.problems._linear_samples` for :class:`~fedtheory.problems.FederatedDataset`,
 and in the paper packages for their own problems).
 """
@@ -26,14 +29,18 @@ import numpy as np
 
 from fedtheory._jit import dispatch, njit
 
-__all__ = ["max_sample_count", "minibatch_step", "sample_count", "sample_gradient"]
+__all__ = [
+    "client_samples",
+    "max_sample_count",
+    "minibatch_step",
+    "sample_count",
+    "sample_gradient",
+]
 
 
 @njit
 def _minibatch_step_by_samples(
-    problem: tuple[Any, ...],
-    r: int,
-    i: int,
+    samples: tuple[Any, ...],
     rows: np.ndarray,
     w: np.ndarray,
     anchor: np.ndarray,
@@ -46,7 +53,7 @@ def _minibatch_step_by_samples(
     gradient = np.zeros(d)
     one = np.empty(d)
     for s in range(rows.shape[0]):
-        sample_gradient(problem, r, i, rows[s], w, one)
+        sample_gradient(samples, rows[s], w, one)
         for k in range(d):
             gradient[k] += one[k]
     scale = 1.0 / rows.shape[0]
@@ -54,7 +61,12 @@ def _minibatch_step_by_samples(
         w[k] -= eta * (scale * gradient[k] + lam * (w[k] - anchor[k]))
 
 
-sample_count = dispatch("sample_count")
+client_samples = dispatch("client_samples", "r", "i")
 max_sample_count = dispatch("max_sample_count")
-sample_gradient = dispatch("sample_gradient")
-minibatch_step = dispatch("minibatch_step", default=_minibatch_step_by_samples)
+sample_count = dispatch("sample_count")
+sample_gradient = dispatch("sample_gradient", "j", "w", "out")
+minibatch_step = dispatch(
+    "minibatch_step",
+    *("rows", "w", "anchor", "eta", "lam", "scratch"),
+    default=_minibatch_step_by_samples,
+)

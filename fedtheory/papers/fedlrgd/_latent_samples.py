@@ -25,50 +25,66 @@ from fedtheory._jit import njit
 from fedtheory.errors import ParameterError
 from fedtheory.papers.fedlrgd.erm import LatentERM, LogisticLatentERM, QuadraticLatentERM
 
-__all__ = ["LatentSamples", "latent_samples"]
+__all__ = ["LatentClientSamples", "LatentSamples", "latent_samples"]
 
 _LOGISTIC = 0
 _QUADRATIC = 1
 
 
 @njit
-def _sample_count(problem: LatentSamples, r: int, i: int) -> int:
-    return int(problem.counts[i])
+def _client_samples(problem: LatentSamples, r: int, c: int) -> LatentClientSamples:
+    """The samples of client ``c`` (c = m: the server's)."""
+    n = problem.counts[c]
+    return LatentClientSamples(
+        problem.family,
+        problem.features[c, :n] if problem.family == _LOGISTIC else problem.features[0, :0],
+        problem.labels[c, :n] if problem.family == _LOGISTIC else problem.labels[0, :0],
+        problem.bumps[c, :n] if problem.family == _QUADRATIC else problem.bumps[0, :0],
+        problem.linear[c, :n] if problem.family == _QUADRATIC else problem.linear[0, :0],
+        problem.curvatures,
+        problem.ridge,
+        n,
+    )
 
 
 @njit
 def _max_sample_count(problem: LatentSamples) -> int:
-    return int(problem.labels.shape[1])
+    return int(problem.counts.max())
+
+
+@njit
+def _sample_count(samples: LatentClientSamples) -> int:
+    return int(samples.size)
 
 
 @njit
 def _sample_gradient(
-    problem: LatentSamples, r: int, c: int, j: int, theta: np.ndarray, out: np.ndarray
+    samples: LatentClientSamples, j: int, theta: np.ndarray, out: np.ndarray
 ) -> None:
-    """∇_θ f(x^{(c,j)}; θ) into ``out`` for LVM-A (family 0) or LVM-Q (family 1)."""
+    """∇_θ f(x_j; θ) into ``out`` for LVM-A (family 0) or LVM-Q (family 1)."""
     p = theta.shape[0]
-    ridge = problem.ridge
-    if problem.family == _LOGISTIC:
-        features = problem.features
+    ridge = samples.ridge
+    if samples.family == _LOGISTIC:
+        features = samples.features
         z = 0.0
         for i in range(p):
-            z += features[c, j, i] * theta[i]
+            z += features[j, i] * theta[i]
         if z >= 0.0:
             sig = 1.0 / (1.0 + math.exp(-z))
         else:
             ez = math.exp(z)
             sig = ez / (1.0 + ez)
-        residual = sig - problem.labels[c, j]
+        residual = sig - samples.labels[j]
         for i in range(p):
-            out[i] = residual * features[c, j, i] + ridge * theta[i]
+            out[i] = residual * features[j, i] + ridge * theta[i]
     else:
-        linear = problem.linear
-        bumps = problem.bumps
-        curvatures = problem.curvatures
+        linear = samples.linear
+        bumps = samples.bumps
+        curvatures = samples.curvatures
         for i in range(p):
-            out[i] = ridge * theta[i] - linear[c, j, i]
+            out[i] = ridge * theta[i] - linear[j, i]
         for k in range(curvatures.shape[0]):
-            weight = bumps[c, j, k]
+            weight = bumps[j, k]
             for i in range(p):
                 acc = 0.0
                 for q in range(p):
@@ -106,8 +122,28 @@ class LatentSamples(_LatentSamplesFields):
 
     __slots__ = ()
 
-    sample_count = _sample_count
+    client_samples = _client_samples
     max_sample_count = _max_sample_count
+
+
+class _LatentClientSamplesFields(NamedTuple):
+    family: int
+    features: np.ndarray
+    labels: np.ndarray
+    bumps: np.ndarray
+    linear: np.ndarray
+    curvatures: np.ndarray
+    ridge: float
+    size: int
+
+
+class LatentClientSamples(_LatentClientSamplesFields):
+    """The samples of one party (a client, or the server): the arrays of :class:`LatentSamples`
+    at its index (rows ``:size``; the other family's arrays empty)."""
+
+    __slots__ = ()
+
+    sample_count = _sample_count
     sample_gradient = _sample_gradient
 
 
