@@ -13,8 +13,8 @@ Run it to redraw ``docs/figures/architecture.png`` (``make architecture``)::
     python docs/architecture.py [--output docs/figures/architecture.png]
 
 The graph is read from the source with :mod:`ast` (nothing is imported): every ``import`` and
-``from … import`` of a ``fedtheory`` module, at module level or inside a function, except under
-``if TYPE_CHECKING:``.
+``from … import`` of a ``fedtheory`` module, at module level, inside a function or under
+``if TYPE_CHECKING:`` (a type-only import is still a door between two rooms).
 """
 
 from __future__ import annotations
@@ -122,18 +122,11 @@ def _resolve(source: str, node: ast.ImportFrom) -> str:
 def _imports(path: Path, root: Path) -> Iterator[Import]:
     source = module_name(path, root)
     tree = ast.parse(path.read_text(), str(path))
-    skipped: set[int] = set()
-    for node in ast.walk(tree):  # imports under `if TYPE_CHECKING:` are for type checkers only
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.body:
-                skipped.update(id(inner) for inner in ast.walk(child))
     functions = [
         node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     ]
     nested = {id(inner) for f in functions for inner in ast.walk(f) if inner is not f}
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]

@@ -25,9 +25,9 @@ where that fails, numerically (sign changes on a fine logarithmic grid refined b
 mpmath; a tangential touching point without a sign change is not found by the numeric path).
 
 *Imports.* The functions here take the bound as an argument and use only its public interface
-(``id``, ``expr``, ``info``, ``example``, ``hypotheses``, ...) and two of its checks; the class
-:class:`~fedtheory.bounds.Bound` is imported for the type checker only. :mod:`._bound` imports this
-module, never the reverse; both draw exact numbers and lambdify helpers from :mod:`._expressions`.
+(``id``, ``expr``, ``info``, ``example``, ``hypotheses``, ...) and two of its checks, stated as the
+protocol :class:`BoundLike`; :mod:`._bound` imports this module, never the reverse (not even for
+the type checker); both draw exact numbers and lambdify helpers from :mod:`._expressions`.
 """
 
 from __future__ import annotations
@@ -39,19 +39,46 @@ import signal
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import mpmath
 import numpy as np
 import sympy as sp
 
 from fedtheory.bounds._expressions import MPMATH_NAMESPACE, exact_number, prepare_for_lambdify
+from fedtheory.bounds._symbols import SymbolInfo
 from fedtheory.errors import ParameterError
 
-if TYPE_CHECKING:
-    from fedtheory.bounds._bound import Bound
+__all__ = ["BoundLike", "Crossover", "Exponent", "crossover", "exponent", "local_exponent"]
 
-__all__ = ["Crossover", "Exponent", "crossover", "exponent", "local_exponent"]
+
+class BoundLike(Protocol):
+    """What the analysis reads of a bound — the interface of :class:`~fedtheory.bounds.Bound`,
+    stated here so that this module needs nothing from the Bound core (which imports it)."""
+
+    id: str
+    expr: sp.Expr
+    example: dict[str, Any]
+    hypotheses: tuple[Any, ...]
+
+    @property
+    def info(self) -> dict[str, SymbolInfo]: ...
+
+    @property
+    def parameters(self) -> list[str]: ...
+
+    @property
+    def sequences(self) -> dict[str, sp.IndexedBase]: ...
+
+    @property
+    def constants(self) -> list[str]: ...
+
+    def _unknown_message(self, name: str) -> str: ...
+
+    def _check_hypotheses(
+        self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...]
+    ) -> None: ...
+
 
 _BRANCHING = (sp.Min, sp.Max, sp.Piecewise)
 _NONSMOOTH = (sp.ceiling, sp.floor, sp.frac)
@@ -252,7 +279,7 @@ def _at_token(at: Any) -> str:
 
 
 def _substituted(
-    bound: Bound,
+    bound: BoundLike,
     var: str | None,
     fixed: Mapping[str, Any],
     keep: Iterable[str],
@@ -544,7 +571,7 @@ def _numeric_power(
 
 
 def exponent(
-    bound: Bound,
+    bound: BoundLike,
     var: str,
     at: Any = "oo",
     *,
@@ -636,7 +663,7 @@ def exponent(
 
 
 def _check_path(
-    bound: Bound,
+    bound: BoundLike,
     var: str,
     x: sp.Symbol,
     at: str,
@@ -666,7 +693,7 @@ def _check_path(
             )
 
 
-def local_exponent(bound: Bound, var: str, at: float, **fixed: Any) -> float:
+def local_exponent(bound: BoundLike, var: str, at: float, **fixed: Any) -> float:
     """Local log-log slope ``d log B / d log var`` at ``var = at`` (arbitrary precision).
 
     Other symbols take ``fixed`` values or their example values. Min/Max regimes are those in
@@ -793,7 +820,7 @@ def _real_roots(
     return sorted(roots, key=lambda r: r[0])
 
 
-def crossover(first: Bound, second: Bound, var: str, **fixed: Any) -> list[Crossover]:
+def crossover(first: BoundLike, second: BoundLike, var: str, **fixed: Any) -> list[Crossover]:
     """All points where ``first`` and ``second`` are equal as functions of ``var``.
 
     Parameters
@@ -889,8 +916,8 @@ def _interior(left: float, right: float) -> mpmath.mpf:
 
 
 def _annotate(
-    first: Bound,
-    second: Bound,
+    first: BoundLike,
+    second: BoundLike,
     var: str,
     x: sp.Symbol,
     f: sp.Expr,
@@ -930,8 +957,8 @@ def _annotate(
 
 
 def _symbolic_crossover(
-    first: Bound,
-    second: Bound,
+    first: BoundLike,
+    second: BoundLike,
     var: str,
     x: sp.Symbol,
     f: sp.Expr,
