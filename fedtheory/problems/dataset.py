@@ -24,7 +24,7 @@ import numpy as np
 from scipy import optimize
 from scipy.special import expit
 
-from fedtheory._checks import check_int, check_vector
+from fedtheory._checks import check_int, check_real, check_vector
 from fedtheory.errors import ParameterError
 from fedtheory.exact.logistic import logistic_erm
 
@@ -139,6 +139,47 @@ class FederatedDataset:
         targets = np.where(mask, self.targets, 0.0)
         losses = sample_losses(self.loss, features, targets, w)
         return np.asarray(np.where(mask, losses, 0.0).sum(axis=1) / self.counts)
+
+    def with_sample_replaced(
+        self, client: int, index: int, features_row: Any, target: float
+    ) -> FederatedDataset:
+        """The same data with sample ``index`` of client ``client`` replaced by a new one.
+
+        The replace-one dataset **S**^{∖(i,j)} of federated stability (Chen et al., Def. 5):
+        the counts, the loss and the radius are unchanged.
+
+        Parameters
+        ----------
+        client, index
+            0 ≤ client < m and 0 ≤ index < n_client.
+        features_row
+            The new feature row, a finite vector of shape (d,).
+        target
+            The new target, a real number (the loss's own rule on it is the caller's).
+
+        Raises
+        ------
+        ParameterError
+            Naming ``client``, ``index``, ``features_row`` or ``target``.
+        """
+        client = check_int("client", client, minimum=0)
+        if client >= self.m:
+            raise ParameterError(
+                parameter="client", value=client, rule=f"must be below m = {self.m}"
+            )
+        index = check_int("index", index, minimum=0)
+        n_i = int(self.counts[client])
+        if index >= n_i:
+            raise ParameterError(
+                parameter="index", value=index, rule=f"must be below n_{client} = {n_i}"
+            )
+        row = check_vector("features_row", features_row, shape=(self.d,))
+        value = check_real("target", target)
+        features = self.features.copy()
+        targets = self.targets.copy()
+        features[client, index] = row
+        targets[client, index] = value
+        return FederatedDataset(features, targets, self.counts, self.loss, self.radius)
 
     # ------------------------------------------------------------------ the problem protocol
     # (fedtheory.problems.protocol): client i's objective is its empirical risk L_i(w, S_i), the

@@ -16,10 +16,9 @@ from fedtheory.papers.fedlrgd.erm import LatentERM
 
 __all__ = [
     "LatentRun",
-    "check_finite_run",
     "check_instance",
+    "checked_gaps",
     "gd_step",
-    "objective_gaps",
     "start_point",
 ]
 
@@ -100,18 +99,23 @@ def gd_step(instance: LatentERM, step: Any) -> float:
     return check_real("step", step, positive=True)
 
 
-def objective_gaps(instance: LatentERM, trajectory: np.ndarray) -> np.ndarray:
-    out = np.empty(trajectory.shape[0])
-    for start in range(0, trajectory.shape[0], _GAP_CHUNK):
-        block = trajectory[start : start + _GAP_CHUNK]
-        out[start : start + block.shape[0]] = (
-            np.asarray(instance.objective(block)) - instance.F_star
-        )
-    return out
+def checked_gaps(
+    algorithm: str, instance: LatentERM, trajectory: np.ndarray, hint: str = ""
+) -> np.ndarray:
+    """F(θ^{(t)}) − F_* along ``trajectory``, after checking that the run did not diverge.
 
-
-def check_finite_run(
-    algorithm: str, trajectory: np.ndarray, gaps: np.ndarray, hint: str = ""
-) -> None:
-    norms = np.sqrt(np.einsum("tp,tp->t", trajectory, trajectory))
+    Raises
+    ------
+    DivergenceError
+        At the first iterate whose norm or gap is not finite (``hint`` joins the message).
+    """
+    gaps = np.empty(trajectory.shape[0])
+    with np.errstate(all="ignore"):
+        for start in range(0, trajectory.shape[0], _GAP_CHUNK):
+            block = trajectory[start : start + _GAP_CHUNK]
+            gaps[start : start + block.shape[0]] = (
+                np.asarray(instance.objective(block)) - instance.F_star
+            )
+        norms = np.sqrt(np.einsum("tp,tp->t", trajectory, trajectory))
     check_finite_trace(algorithm, (norms, gaps), hint=hint)
+    return gaps

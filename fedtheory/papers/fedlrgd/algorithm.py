@@ -53,10 +53,9 @@ from fedtheory.algorithms.trace import TraceRecorder
 from fedtheory.errors import ParameterError, SolverError
 from fedtheory.papers.fedlrgd._runs import (
     LatentRun,
-    check_finite_run,
     check_instance,
+    checked_gaps,
     gd_step,
-    objective_gaps,
     start_point,
 )
 from fedtheory.papers.fedlrgd.erm import LatentERM
@@ -422,9 +421,8 @@ def fedlrgd(
             if not np.all(np.isfinite(theta)):
                 trajectory[gamma + 1 :] = np.nan
                 break
-        gaps = objective_gaps(instance, trajectory)
-    recorder.end_row(float(instance.objective(theta)) if np.all(np.isfinite(theta)) else math.nan)
-    check_finite_run("fedlrgd", trajectory, gaps)
+    gaps = checked_gaps("fedlrgd", instance, trajectory)
+    recorder.end_row(float(instance.objective(theta)))
     return FedLRGDRun(
         algorithm="fedlrgd",
         trajectory=readonly(trajectory),

@@ -49,10 +49,9 @@ from fedtheory.errors import ParameterError
 from fedtheory.papers.fedlrgd._latent_samples import latent_samples
 from fedtheory.papers.fedlrgd._runs import (
     LatentRun,
-    check_finite_run,
     check_instance,
+    checked_gaps,
     gd_step,
-    objective_gaps,
     start_point,
 )
 from fedtheory.papers.fedlrgd.erm import LatentERM
@@ -122,9 +121,7 @@ def gradient_descent_exact(
     theta = start_point(instance, theta0)
     eta = gd_step(instance, step)
     trajectory = _exact_gd(instance, theta, eta, S)
-    with np.errstate(all="ignore"):
-        gaps = objective_gaps(instance, trajectory)
-    check_finite_run("gradient_descent_exact", trajectory, gaps)
+    gaps = checked_gaps("gradient_descent_exact", instance, trajectory)
     return LatentRun(
         algorithm="gradient_descent_exact",
         trajectory=readonly(trajectory),
@@ -183,9 +180,7 @@ def fedgd(
         np.tile(np.arange(instance.m), (T, 1)),
         theta,
     )
-    with np.errstate(all="ignore"):
-        gaps = objective_gaps(instance, trajectory)
-    check_finite_run("fedgd", trajectory, gaps)
+    gaps = checked_gaps("fedgd", instance, trajectory)
     return LatentRun(
         algorithm="fedgd",
         trajectory=readonly(trajectory),
@@ -377,12 +372,10 @@ def fedave(
         clients,
         theta,
     )
-    with np.errstate(all="ignore"):
-        gaps = objective_gaps(instance, trajectory)
     hint = ""
     if steps.size and float(steps.max()) * instance.L1 > 2.0:
         hint = f"largest step {float(steps.max()):.3g} exceeds 2/L1 = {2 / instance.L1:.3g}"
-    check_finite_run("fedave", trajectory, gaps, hint=hint)
+    gaps = checked_gaps("fedave", instance, trajectory, hint=hint)
     return FedAveRun(
         algorithm="fedave",
         trajectory=readonly(trajectory),

@@ -211,36 +211,6 @@ class _ClientModel:
             )
         return np.broadcast_to(w, (self.m, self.d))
 
-    def _replaced_data(
-        self, client: int, index: int, features_row: Any, target: float
-    ) -> FederatedDataset:
-        client = check_int("client", client, minimum=0)
-        if client >= self.m:
-            raise ParameterError(
-                parameter="client", value=client, rule=f"must be below m = {self.m}"
-            )
-        index = check_int("index", index, minimum=0)
-        n_i = int(self.data.counts[client])
-        if index >= n_i:
-            raise ParameterError(
-                parameter="index", value=index, rule=f"must be below n_{client} = {n_i}"
-            )
-        row = check_vector("features_row", features_row, shape=(self.d,))
-        target = check_real("target", target)
-        if self.data.loss == "mean" and target != 0.0:
-            raise ParameterError(
-                parameter="target",
-                value=target,
-                rule="must be 0 for mean estimation (the sample is the feature row)",
-            )
-        features = self.data.features.copy()
-        targets = self.data.targets.copy()
-        features[client, index] = row
-        targets[client, index] = target
-        return FederatedDataset(
-            features, targets, self.data.counts, self.data.loss, self.data.radius
-        )
-
     def with_sample_replaced(
         self: _I, client: int, index: int, features_row: Any, target: float = 0.0
     ) -> _I:
@@ -258,7 +228,14 @@ class _ClientModel:
         target
             The new response (linear regression); must be 0 for mean estimation.
         """
-        return replace(self, data=self._replaced_data(client, index, features_row, target))
+        data = self.data.with_sample_replaced(client, index, features_row, target)
+        if self.data.loss == "mean" and data.targets[client, index] != 0.0:
+            raise ParameterError(
+                parameter="target",
+                value=target,
+                rule="must be 0 for mean estimation (the sample is the feature row)",
+            )
+        return replace(self, data=data)
 
 
 def _fedprox_on_ball(means: np.ndarray, p: np.ndarray, lam: float, radius: float) -> np.ndarray:

@@ -157,6 +157,18 @@ def _check_counts(n: Any, m: int) -> np.ndarray:
     return np.asarray(values, dtype=np.int64)
 
 
+def _check_enumeration_dim(d: Any) -> int:
+    """``d`` ≥ 1 and small enough for the exact risks, which enumerate the 2^d features."""
+    dim = check_int("d", d, minimum=1)
+    if dim > MAX_ENUMERATION_DIM:
+        raise ParameterError(
+            parameter="d",
+            value=dim,
+            rule=f"must be at most {MAX_ENUMERATION_DIM} (exact risks enumerate 2^d features)",
+        )
+    return dim
+
+
 def _check_radius(radius: Any, default: float, optima: np.ndarray, *, strict: bool) -> float:
     """The radius of 𝒲 (default if None); with ``strict``, the optima must lie inside."""
     if radius is None:
@@ -382,30 +394,8 @@ class LogisticProblem:
         This is the perturbation 𝐒^{∖(i,j)} of federated stability (Def. 5, guide V8). The
         optima, weights and constants are unchanged. Returns an instance of the same class.
         """
-        client = check_int("client", client, minimum=0)
-        if client >= self.m:
-            raise ParameterError(
-                parameter="client", value=client, rule=f"must be below m = {self.m}"
-            )
-        index = check_int("index", index, minimum=0)
-        n_i = int(self.data.counts[client])
-        if index >= n_i:
-            raise ParameterError(
-                parameter="index", value=index, rule=f"must be below n_{client} = {n_i}"
-            )
-        row = np.asarray(features_row, dtype=np.float64)
-        if row.shape != (self.d,) or not np.isfinite(row).all():
-            raise ParameterError(
-                parameter="features_row",
-                value=row.shape,
-                rule=f"must be a finite vector of shape ({self.d},)",
-            )
-        self._check_row(row)
+        data = self.data.with_sample_replaced(client, index, features_row, target)
+        self._check_row(data.features[client, index])
         if target not in (-1, 1, -1.0, 1.0):
             raise ParameterError(parameter="target", value=target, rule="must be −1 or +1")
-        features = self.data.features.copy()
-        targets = self.data.targets.copy()
-        features[client, index] = row
-        targets[client, index] = float(target)
-        data = FederatedDataset(features, targets, self.data.counts, "logistic", self.data.radius)
         return dataclasses.replace(self, data=data)

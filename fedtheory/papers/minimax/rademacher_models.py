@@ -23,10 +23,10 @@ from fedtheory._checks import check_int, check_real
 from fedtheory._seeds import Seed, generator
 from fedtheory.errors import ParameterError
 from fedtheory.papers.minimax.logistic_models import (
-    MAX_ENUMERATION_DIM,
     MAX_POSTERIOR_DIM,
     LogisticProblem,
     _check_counts,
+    _check_enumeration_dim,
     _check_radius,
     _client_weights,
     _draw_labels,
@@ -373,13 +373,7 @@ def logistic_clients(
     True
     """
     m = check_int("m", m, minimum=1)
-    d = check_int("d", d, minimum=1)
-    if d > MAX_ENUMERATION_DIM:
-        raise ParameterError(
-            parameter="d",
-            value=d,
-            rule=f"must be at most {MAX_ENUMERATION_DIM} (exact risks enumerate 2^d features)",
-        )
+    d = _check_enumeration_dim(d)
     counts = _check_counts(n, m)
     R = check_real("R", R, nonnegative=True)
     center_norm = check_real("center_norm", center_norm, nonnegative=True)
@@ -475,13 +469,7 @@ def assouad_clients(
     (True, (3, 4))
     """
     m = check_int("m", m, minimum=1)
-    d = check_int("d", d, minimum=1)
-    if d > MAX_ENUMERATION_DIM:
-        raise ParameterError(
-            parameter="d",
-            value=d,
-            rule=f"must be at most {MAX_ENUMERATION_DIM} (exact risks enumerate 2^d features)",
-        )
+    d = _check_enumeration_dim(d)
     counts = _check_counts(n, m)
     try:
         deltas = np.broadcast_to(np.asarray(delta, dtype=np.float64), (m,)).copy()
