@@ -22,7 +22,9 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -36,6 +38,7 @@ from fedtheory.errors import (
     ConditionError,
     FedTheoryError,
     FloatRangeError,
+    NoClaimsError,
     ParameterError,
     format_assignment,
 )
@@ -55,6 +58,8 @@ __all__ = ["CliError", "cli", "main"]
 #: Width used when stdout is not a terminal (pipes, files, tests): wide enough that ids,
 #: formulas and messages are never wrapped in the middle of a token.
 PIPE_WIDTH = 160
+#: Exit status of ``fedtheory verify`` when the paths hold no claim (as pytest's "no tests").
+NO_CLAIMS_EXIT = 5
 #: Longest statement shown by ``bounds list`` before it is cut with an ellipsis.
 STATEMENT_WIDTH = 70
 
@@ -226,11 +231,26 @@ def _points(bound: Bound, values: Mapping[str, list[int | float]]) -> list[dict[
 
 
 def _value_text(bound: Bound, point: Mapping[str, Any], *, check: bool, log: bool) -> str:
-    """The bound's value at ``point`` (``~10^x`` beyond float64) and optionally its log10."""
+    """The bound's value at ``point`` and optionally its log10.
+
+    A value outside the normal range of float64 — above ≈ 1.8e308 (overflow), or nonzero
+    below ≈ 2.2e-308, where float64 keeps few digits or rounds to 0 (underflow) — is printed
+    as ``~10^x`` (``~-10^x`` when negative) with x its exact base-10 logarithm, which is also
+    what ``--log`` asks for. Only a value that is exactly zero or negative has no log10.
+    """
     try:
         value = bound.evaluate(check=check, **point)
-    except FloatRangeError:
-        return f"~10^{bound.log10_evaluate(check=check, **point):.10g}"
+    except FloatRangeError as exc:
+        try:
+            return f"~10^{bound.log10_evaluate(check=check, **point):.10g}"
+        except ParameterError:  # negative: no logarithm, but the magnitude is known
+            return f"~-10^{exc.log10:.10g}"
+    if abs(value) < sys.float_info.min and math.copysign(1.0, value) > 0:
+        # 0 or subnormal in float64: exactly zero (log10 -inf), or a positive value that
+        # underflowed, whose log10 is computed in arbitrary precision
+        exponent = bound.log10_evaluate(check=check, **point)
+        if math.isfinite(exponent):
+            return f"~10^{exponent:.10g}"
     text = f"{value:.10g}"
     if log:
         if value > 0:
@@ -385,8 +405,8 @@ def eval_command(bound_id: str, pairs: tuple[str, ...], check: bool, log: bool) 
 
     VALUE is a number (10, 0.5, 1e-3) or a comma-separated list: the whole sequence for a
     sequence parameter (e2=0.1,0.05), several points for a scalar (T=10,20,40; one line each).
-    Order bounds (≲) need their constant, e.g. C=1. Values beyond float64 are printed as
-    ~10^x.
+    Order bounds (≲) need their constant, e.g. C=1. Values outside the range of float64
+    (beyond 1.8e308, or positive below 2.2e-308) are printed as ~10^x with the exact x.
     """
     values = parse_pairs(pairs)
     bound = _registry().get(bound_id)
@@ -549,7 +569,10 @@ def verify_command(
 ) -> None:
     """Run the claim catalog (default ./verification) and report a verdict per claim.
 
-    Exit code 0 when every claim's outcome equals its expectation, 1 otherwise, 2 for bad input.
+    Exit code 0 when every claim's outcome equals its expectation, 1 otherwise, 2 for bad input
+    (checked before anything runs), 5 when the paths hold no claim, 130 when interrupted
+    (Ctrl-C: in-flight tasks are cancelled, finished replicates kept; a second Ctrl-C exits
+    at once).
     """
     from fedtheory.verify import report, runner
 
@@ -578,6 +601,7 @@ def verify_command(
             task_id = progress_bar.add_task("replicates", total=total)
         progress_bar.update(task_id, completed=done)
 
+    report.check_report_dir(report_dir)
     try:
         run = runner.verify(
             list(paths),
@@ -591,18 +615,36 @@ def verify_command(
             no_cache=no_cache,
             progress=on_progress,
         )
-    except KeyboardInterrupt:
+    except runner.RunInterrupted as stop:
         if progress_bar is not None:
             progress_bar.stop()
         click.echo(
-            f"interrupted: finished replicates are kept in {store}; rerun to resume", err=True
+            f"interrupted: {stop.stored} finished replicates kept in {stop.store} "
+            f"({stop.cancelled} tasks cancelled); rerun to resume",
+            err=True,
         )
         raise SystemExit(130) from None
+    except KeyboardInterrupt:  # before any task ran (loading claim files, opening the store)
+        if progress_bar is not None:
+            progress_bar.stop()
+        click.echo("interrupted before any replicate was computed", err=True)
+        raise SystemExit(130) from None
+    except NoClaimsError as exc:
+        if _debug(click.get_current_context()):
+            raise
+        click.echo(f"error: {exc}; the previous report is left alone", err=True)
+        raise SystemExit(NO_CLAIMS_EXIT) from None
     finally:
         if progress_bar is not None:
             progress_bar.stop()
     report.render_table(list(run.results), console)
-    paths_written = report.write_report(list(run.results), report_dir, run_info=run.info)
+    try:
+        paths_written = report.write_report(list(run.results), report_dir, run_info=run.info)
+    except OSError as exc:
+        _fail(
+            f"--report={report_dir}: cannot write the report ({exc.strerror or exc}); the "
+            f"results are in {store}: rerun with another --report to judge them again"
+        )
     console.print(report.summary_line(list(run.results), run.seconds))
     console.print(f"report: {paths_written['html']}  (verdicts: {paths_written['json']})")
     if run.exit_code:
@@ -651,14 +693,47 @@ _STORE_OPTION = click.option(
 )
 
 
-def _open_store(path: str) -> Any:
+def _open_store(path: str, *, readonly: bool = True) -> Any:
+    """Open an existing result store (read-only unless ``readonly=False``).
+
+    The store refuses, without touching it, a file that is not a fedtheory result store
+    (:class:`~fedtheory.errors.ParameterError`) and reports a damaged or unwritable one
+    (:class:`~fedtheory.errors.StoreError`): both become one line and exit code 2.
+    """
     from pathlib import Path
 
     from fedtheory.verify.store import ResultStore
 
     if not Path(path).exists():
         _fail(f"--store={path}: no result store there (run fedtheory verify first)")
-    return ResultStore(path)
+    return ResultStore(path, readonly=readonly)
+
+
+def _check_output(output: str, store: str, force: bool) -> None:
+    """Refuse to overwrite the store; ask (terminal) or require --force for any other file."""
+    import os
+
+    from fedtheory.verify.export import is_store_file
+
+    if is_store_file(output, store):
+        _fail(
+            f"--output={output}: is the result store {store} (or its journal); choose another file"
+        )
+    if os.path.isdir(output):
+        _fail(f"--output={output}: is a folder; give a file name")
+    if os.path.lexists(output) and not force:
+        if not _stdin_is_terminal():
+            _fail(f"--output={output}: exists; pass --force to overwrite")
+        if not click.confirm(f"overwrite {output}?", default=False, err=True):
+            raise SystemExit(1)
+
+
+def _stdin_is_terminal() -> bool:
+    """Whether a question can be asked (stdin is a terminal, not a pipe or a test runner)."""
+    import sys
+
+    stdin = sys.stdin
+    return stdin is not None and stdin.isatty()
 
 
 @results_group.command("list")
@@ -704,48 +779,29 @@ def results_list_command(store: str, pattern: str | None) -> None:
     "-o",
     type=click.Path(path_type=str),
     default="-",
-    help="File to write (default: stdout).",
+    help="File to write (default: stdout); never the store itself.",
 )
-def results_export_command(store: str, fmt: str, pattern: str | None, output: str) -> None:
-    """Export stored replicates: one row each (params and outputs as columns in CSV)."""
-    import csv
-    import io
-    import json
+@click.option("--force", is_flag=True, help="Overwrite an existing output file without asking.")
+def results_export_command(
+    store: str, fmt: str, pattern: str | None, output: str, force: bool
+) -> None:
+    """Export stored replicates: one row each (params and outputs as columns in CSV).
 
+    The store is opened read-only. An existing output file is overwritten only after a
+    confirmation on a terminal, or with --force; the file is replaced in one step, so a failed
+    export leaves it as it was. CSV cells that a spreadsheet would run as a formula (text
+    starting with =, +, -, @, tab or carriage return) are prefixed with a single quote.
+    """
+    from fedtheory.verify.export import export_text, write_atomically
+
+    if output != "-":
+        _check_output(output, store, force)
     with _open_store(store) as db:
-        rows = list(db.rows(pattern))
-    buffer = io.StringIO()
-    if fmt == "json":
-        json.dump(rows, buffer, indent=1, allow_nan=False)
-        buffer.write("\n")
-    else:
-        params = sorted({k for r in rows for k in r["params"]})
-        outputs = sorted({k for r in rows for k in r["outputs"]})
-        fixed = [
-            "claim",
-            "replicate",
-            "seed",
-            "base_seed",
-            "fingerprint",
-            "version",
-            "seconds",
-            "created",
-            "key",
-        ]
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(fixed + [f"param.{p}" for p in params] + [f"out.{o}" for o in outputs])
-        for r in rows:
-            writer.writerow(
-                [r[c] for c in fixed]
-                + [r["params"].get(p, "") for p in params]
-                + [repr(r["outputs"][o]) if o in r["outputs"] else "" for o in outputs]
-            )
-    text = buffer.getvalue()
+        text = export_text(list(db.rows(pattern)), fmt)
     if output == "-":
         click.echo(text, nl=False)
     else:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_atomically(output, text)
 
 
 @results_group.command("clear")
@@ -754,7 +810,7 @@ def results_export_command(store: str, fmt: str, pattern: str | None, output: st
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 def results_clear_command(store: str, pattern: str | None, yes: bool) -> None:
     """Delete stored replicates (of the matching claims, or all)."""
-    with _open_store(store) as db:
+    with _open_store(store, readonly=False) as db:
         summary = db.summary(pattern)
         if pattern is not None and not summary:
             _fail(f"--claims={pattern}: matches no claim in {store}")

@@ -16,8 +16,11 @@ __all__ = [
     "FedTheoryError",
     "FloatRangeError",
     "MissingExtraError",
+    "NoClaimsError",
     "ParameterError",
     "SolverError",
+    "StaleCodeError",
+    "StoreError",
 ]
 
 
@@ -152,3 +155,50 @@ class FloatRangeError(FedTheoryError, OverflowError):
 
 class MissingExtraError(FedTheoryError, ImportError):
     """An optional dependency is not installed (the message names the extra to install)."""
+
+
+class StaleCodeError(FedTheoryError, RuntimeError):
+    """The code a task would run is not the code its run fingerprinted (a file changed).
+
+    Raised by a worker that refuses such a task, so that no result is ever stored under the
+    fingerprint of other code; the message names the files that differ.
+    """
+
+
+class NoClaimsError(FedTheoryError, LookupError):
+    """The paths given hold no claim: nothing to verify (``fedtheory verify`` exits 5)."""
+
+
+class StoreError(FedTheoryError):
+    """The result store cannot be read or written: not ours, corrupted, unwritable.
+
+    Raised for problems of the file itself: an SQLite file that cannot be read (damaged, or
+    unreadable enough that it cannot be told apart from a foreign file), a folder that cannot be
+    created, a disk that is full or read-only, a lock held past the busy timeout, a write to a
+    store opened read-only. The message names the file and what to do. A file that *can* be
+    read and is recognisably not a fedtheory result store (another application's database, a
+    CSV file, a store with planted triggers or another schema version) is a bad ``store``
+    argument instead: :class:`ParameterError`, raised before the file is touched.
+
+    Parameters
+    ----------
+    path
+        The store file.
+    problem
+        What went wrong (e.g. ``"cannot read it (database disk image is malformed)"``).
+    hint
+        What to do, e.g. ``"delete it or pass another --store"``.
+
+    Attributes
+    ----------
+    path : str
+        The store file, as given.
+    problem : str
+        What went wrong.
+    """
+
+    def __init__(self, path: Any, problem: str, *, hint: str = "") -> None:
+        self.path = str(path)
+        self.problem = problem
+        message = f"result store {self.path}: {problem}"
+        super().__init__(f"{message}; {hint}" if hint else message)

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fedtheory.errors import ParameterError
+from fedtheory.errors import ParameterError, StoreError
 from fedtheory.verify.store import SCHEMA_VERSION, ResultStore, canonical_json, result_key
 
 
@@ -104,5 +104,5 @@ def test_refuses_other_schema_versions_and_non_databases(tmp_path: Path) -> None
         ResultStore(junk)
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(ParameterError, match="cannot open"):
+    with pytest.raises(StoreError, match="cannot open"):
         ResultStore(blocker / "inside" / "s.sqlite")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -493,11 +494,17 @@ def test_ctrl_c_keeps_finished_work_and_exits_130(tmp_path: Path) -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130
-    assert err.strip().splitlines() == [
-        f"interrupted: finished replicates are kept in {store}; rerun to resume"
-    ]
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    said = re.fullmatch(
+        rf"interrupted: (\d+) finished replicates kept in {re.escape(str(store))} "
+        r"\((\d+) tasks cancelled\); rerun to resume",
+        lines[0],
+    )
+    assert said is not None, lines[0]
     with ResultStore(store) as db:
         kept = db.count()
+        assert int(said.group(1)) == kept
         assert db.integrity_check() == "ok"
     resumed = verify([claims], profile="smoke", store=store, workers=2)
     assert sum(r.n_cached for r in resumed.results) == kept

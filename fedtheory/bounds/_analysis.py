@@ -45,7 +45,13 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from fedtheory.bounds._expressions import MPMATH_NAMESPACE, exact_number, prepare_for_lambdify
+from fedtheory.bounds._expressions import (
+    MPMATH_NAMESPACE,
+    check_real,
+    exact_number,
+    prepare_for_lambdify,
+    real_array,
+)
 from fedtheory.bounds._symbols import SymbolInfo
 from fedtheory.errors import ParameterError
 
@@ -136,14 +142,48 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+#: What sympy raises, besides ``NotImplementedError``, when an algorithm cannot go on: e.g.
+#: ``solve`` compares two expressions inside ``_tsolve`` and raises ``TypeError("cannot determine
+#: truth value of Relational: ...")`` when the comparison depends on a symbol left free (the
+#: unknown constant C of an order bound in ``crossover(...)`` without ``C=``).
+_SYMPY_FAILURES: tuple[type[Exception], ...] = (
+    TypeError,
+    ValueError,
+    AttributeError,
+    IndexError,
+    KeyError,
+    ZeroDivisionError,
+    RecursionError,
+)
+
+
 def _sympy(function: Any, *args: Any, **kwargs: Any) -> Any:
-    """Call a sympy routine under :data:`SYMPY_TIME_LIMIT`; a timeout becomes
-    ``NotImplementedError`` so that callers fall back to their numeric path."""
+    """Call a sympy routine under :data:`SYMPY_TIME_LIMIT`.
+
+    Every way in which sympy gives up — a timeout, ``NotImplementedError`` or one of
+    :data:`_SYMPY_FAILURES` raised from inside its algorithms — becomes ``NotImplementedError``
+    (the original chained), so that a caller handles "sympy cannot do it" in one ``except``
+    clause and falls back to its numeric path or refuses with a :class:`ParameterError`.
+    """
     try:
         with _time_limit(SYMPY_TIME_LIMIT):
             return function(*args, **kwargs)
     except _SympyTimeout:
         raise NotImplementedError(f"sympy needed more than {SYMPY_TIME_LIMIT} s") from None
+    except ParameterError:
+        raise
+    except _SYMPY_FAILURES as exc:
+        name = getattr(function, "__name__", "sympy")
+        raise NotImplementedError(f"sympy's {name} failed: {type(exc).__name__}: {exc}") from exc
+
+
+def _simplified(expr: sp.Expr) -> sp.Expr:
+    """``sympy.simplify(expr)`` under the time limit; ``expr`` itself when sympy gives up."""
+    try:
+        result: sp.Expr = _sympy(sp.simplify, expr)
+    except NotImplementedError:
+        return expr
+    return result
 
 
 Behaviour = Literal["power", "exponential", "constant"]
@@ -269,6 +309,8 @@ class Crossover:
 
 # ---------------------------------------------------------------------------- helpers
 def _at_token(at: Any) -> str:
+    if isinstance(at, (bool, np.bool_)):  # False == 0 to Python, but it is not a point
+        raise ParameterError(parameter="at", value=at, rule='must be "oo" (∞) or 0, got bool')
     if isinstance(at, str) and at.lower() in ("oo", "inf", "infinity", "∞"):
         return "oo"
     if at is sp.oo or (isinstance(at, float) and at == float("inf")):
@@ -308,7 +350,7 @@ def _substituted(
         else:
             continue
         used[name] = value
-        substitutions[sinfo.symbol] = exact_number(value)
+        substitutions[sinfo.symbol] = exact_number(value, name, sinfo.symbol)
     expr = bound.expr.subs(substitutions)
     if expr.has(sp.Sum, sp.Product):
         x = info[var].symbol if var is not None else None
@@ -326,6 +368,8 @@ def _substituted(
     sequences = bound.sequences
     if sequences:
         for name, base in sequences.items():
+            if name in fixed:
+                real_array(name, fixed[name], base.label, sequence=True)
             values = fixed.get(name, bound.example.get(name) if example_defaults else None)
             if values is None:
                 if expr.has(base):
@@ -383,7 +427,7 @@ def _mp_function(expr: sp.Expr, x: sp.Symbol) -> Any:
 
 def _sign_near(h: sp.Expr, x: sp.Symbol, at: str, *, allow_numeric: bool) -> int:
     """Sign of h(x) as x → at (0 when h vanishes identically there)."""
-    h = sp.simplify(h) if h.count_ops() < 60 else h
+    h = _simplified(h) if h.count_ops() < 60 else h
     if h == 0:
         return 0
     try:
@@ -702,8 +746,11 @@ def local_exponent(bound: BoundLike, var: str, at: float, **fixed: Any) -> float
     info = bound.info
     if var not in info or info[var].role == "sequence":
         raise ParameterError(bound._unknown_message(var))
-    if not at > 0:
-        raise ParameterError(parameter="at", value=at, rule="must be positive (log scale)")
+    check_real("at", at, arrays=False)
+    if not 0 < float(at) < float("inf"):
+        raise ParameterError(
+            parameter="at", value=at, rule="must be positive and finite (log scale)"
+        )
     expr, _ = _substituted(bound, var, fixed, (), example_defaults=True)
     function = _mp_function(expr, info[var].symbol)
     with mpmath.workdps(_DPS):
@@ -797,7 +844,7 @@ def _real_roots(
                         residual = function(mpmath.mpf(value.real))
                     if mpmath.isnan(residual):
                         continue
-                    roots.append((value.real, sp.simplify(s), "symbolic"))
+                    roots.append((value.real, _simplified(s), "symbolic"))
         except (NotImplementedError, ValueError, TypeError, RecursionError, AttributeError):
             pass
     with mpmath.workdps(_DPS):
@@ -811,13 +858,46 @@ def _real_roots(
             if f_left == 0:
                 root = left
             elif f_left * f_right < 0:
-                root = mpmath.findroot(function, (left, right), solver="anderson")
+                try:
+                    root = mpmath.findroot(function, (left, right), solver="anderson")
+                except (ValueError, ZeroDivisionError):  # no convergence: bisect the bracket
+                    root = _bisected_root(function, left, right, f_left, f_right)
+                    if root is None:
+                        continue  # a jump (ceiling/floor) or a pole changes the sign, no root
             else:
                 continue
             value = float(root)
             if not any(abs(value - r[0]) <= 1e-9 * max(abs(value), 1e-300) for r in roots):
                 roots.append((value, None, "numeric"))
     return sorted(roots, key=lambda r: r[0])
+
+
+def _bisected_root(function: Any, left: Any, right: Any, f_left: Any, f_right: Any) -> Any:
+    """Bisection of a bracket on whose ends ``function`` has opposite signs.
+
+    Returns the root, or ``None`` when the sign change is not a root: a jump (a ceiling or
+    floor in the variable) or a pole, where the values at the ends of the shrinking bracket
+    do not shrink with it.
+    """
+    low, high, f_low = mpmath.mpf(left), mpmath.mpf(right), f_left
+    f_high = f_right
+    for _ in range(4 * mpmath.mp.prec):
+        middle = (low + high) / 2
+        if not low < middle < high:
+            break
+        f_middle = function(middle)
+        if mpmath.isnan(f_middle):
+            return None
+        if f_middle == 0:
+            return middle
+        if f_low * f_middle < 0:
+            high, f_high = middle, f_middle
+        else:
+            low, f_low = middle, f_middle
+    scale = max(abs(f_left), abs(f_right))
+    if min(abs(f_low), abs(f_high)) > mpmath.mpf(10) ** (-(mpmath.mp.dps // 2)) * scale:
+        return None
+    return low if abs(f_low) <= abs(f_high) else high
 
 
 def crossover(first: BoundLike, second: BoundLike, var: str, **fixed: Any) -> list[Crossover]:
@@ -869,8 +949,8 @@ def crossover(first: BoundLike, second: BoundLike, var: str, **fixed: Any) -> li
     # an unknown constant that multiplies both sides (the C of two order bounds) cancels out
     for constant in set(first.constants) & set(second.constants):
         c = info[constant].symbol
-        if c in f.free_symbols and all(c not in sp.simplify(e / c).free_symbols for e in (f, g)):
-            f, g = sp.simplify(f / c), sp.simplify(g / c)
+        if c in f.free_symbols and all(c not in _simplified(e / c).free_symbols for e in (f, g)):
+            f, g = _simplified(f / c), _simplified(g / c)
     free = (f.free_symbols | g.free_symbols) - {x}
     if free:
         return _symbolic_crossover(first, second, var, x, f, g, free)
@@ -887,7 +967,7 @@ def crossover(first: BoundLike, second: BoundLike, var: str, **fixed: Any) -> li
         f_piece = _resolve_at(f, x, probe)
         g_piece = _resolve_at(g, x, probe)
         difference = f_piece - g_piece
-        if sp.simplify(difference) == 0:
+        if _simplified(difference) == 0:
             results.append(Crossover(var, left, None, "symbolic", kind="coincide", until=right))
             continue
         for value, exact, method in _real_roots(difference, x, left, right, scale):
@@ -975,6 +1055,12 @@ def _symbolic_crossover(
         f"sympy finds no closed form for {first.id} = {second.id} in {var}; give values for "
         f"{', '.join(sorted(str(s) for s in free))} for a numeric search"
     )
+    constants = sorted({str(s) for s in free} & (set(first.constants) | set(second.constants)))
+    if constants:
+        refusal += (
+            f" ({', '.join(constants)}: the unknown constant of an order bound; "
+            f"{', '.join(f'{c}=1' for c in constants)} compares the bounds at constant 1)"
+        )
     try:
         solutions = _sympy(sp.solve, sp.Eq(f, g), x, dict=False)
     except NotImplementedError:
@@ -982,7 +1068,7 @@ def _symbolic_crossover(
     if not solutions:  # an empty answer from solve is not a proof that no crossing exists
         raise ParameterError(refusal)
     results = []
-    roots = [sp.simplify(s) for s in _with_other_branches(solutions)]
+    roots = [_simplified(s) for s in _with_other_branches(solutions)]
     for s in roots:
         if s.is_real is False:
             continue
@@ -991,7 +1077,7 @@ def _symbolic_crossover(
         if (
             (x.is_positive or x.is_nonnegative)
             and s.could_extract_minus_sign()
-            and any(sp.simplify(s + r) == 0 for r in roots)
+            and any(_simplified(s + r) == 0 for r in roots)
         ):
             continue  # of a pair ±r for a nonnegative variable, only +r can be in the domain
         results.append(Crossover(var, None, s, "symbolic"))

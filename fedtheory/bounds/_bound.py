@@ -31,9 +31,11 @@ from fedtheory.bounds._citation import Citation, check_paper
 from fedtheory.bounds._expressions import (
     MPMATH_NAMESPACE,
     NUMPY_NAMESPACE,
+    check_real,
     exact_number,
     lambdify,
     prepare_for_lambdify,
+    real_array,
 )
 from fedtheory.bounds._symbols import COMMON, Role, SymbolInfo, Vocabulary
 from fedtheory.errors import ConditionError, FloatRangeError, ParameterError, format_assignment
@@ -347,10 +349,15 @@ class Bound:
     def _info(self, name: str) -> SymbolInfo:
         try:
             return self._infos[name]
-        except KeyError:
+        except (KeyError, TypeError):
             raise ParameterError(self._unknown_message(name)) from None
 
     def _unknown_message(self, name: str) -> str:
+        if not isinstance(name, str):
+            return (
+                f"{self.id}: a parameter name must be a string, got {type(name).__name__} "
+                f"{name!r} (parameters: {', '.join(self._infos) or 'none'})"
+            )
         close = difflib.get_close_matches(name, list(self._infos), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         return (
@@ -370,6 +377,8 @@ class Bound:
                 f"{self.id}: example has values for {extra}, which are not parameters of the "
                 "bound (unknown constants are never part of the example)"
             )
+        for name in self.parameters:
+            check_real(f"example[{name!r}]", example[name])
         return {
             n: (list(example[n]) if self._infos[n].role == "sequence" else example[n])
             for n in self.parameters
@@ -378,7 +387,11 @@ class Bound:
     def _convert(
         self, values: Mapping[str, Any], *, require_constants: bool
     ) -> dict[str, np.ndarray]:
-        """Validate names, presence, shapes and symbol domains; return float arrays."""
+        """Validate names, presence, types, shapes and symbol domains; return float arrays.
+
+        The one place where the values passed to :meth:`evaluate`, :meth:`log_evaluate` and
+        :meth:`log10_evaluate` are converted (:func:`~._expressions.real_array`): strings,
+        booleans, ``None`` and other objects that are not real numbers are refused here."""
         for name in values:
             if name not in self._infos:
                 raise ParameterError(self._unknown_message(name))
@@ -400,23 +413,10 @@ class Bound:
         converted: dict[str, np.ndarray] = {}
         for name, raw in values.items():
             info = self._infos[name]
-            try:
-                array = np.asarray(raw, dtype=float)
-            except (TypeError, ValueError):
-                raise ParameterError(
-                    parameter=name, value=raw, rule="must be a number or an array of numbers"
-                ) from None
             if info.role == "sequence":
-                if array.ndim != 1 or array.size == 0:
-                    raise ParameterError(
-                        parameter=name,
-                        value=raw,
-                        rule="is a sequence: pass a non-empty 1-D array",
-                    )
-                _check_domain(name, array, info.symbol.label)
+                converted[name] = real_array(name, raw, info.symbol.label, sequence=True)
             else:
-                _check_domain(name, array, info.symbol)
-            converted[name] = array
+                converted[name] = real_array(name, raw, info.symbol)
         return converted
 
     def _scalar_names(self) -> list[str]:
@@ -555,6 +555,12 @@ class Bound:
         self, values: Mapping[str, Any], *, check: bool
     ) -> tuple[dict[str, np.ndarray], tuple[int, ...], np.ndarray]:
         """Validated inputs, their broadcast shape and the float64 values (hypotheses checked)."""
+        if not isinstance(check, (bool, np.bool_)):
+            raise ParameterError(
+                parameter="check",
+                value=check,
+                rule=f"must be True or False, got {type(check).__name__}",
+            )
         arrays = self._convert(values, require_constants=True)
         shape = self._broadcast_shape(arrays)
         if check and self.hypotheses:
@@ -577,32 +583,47 @@ class Bound:
         -------
         float or numpy.ndarray
             A float when every scalar parameter is a scalar, else an array of the broadcast
-            shape.
+            shape. Each entry is the float64 nearest to the exact value: entries that float64
+            arithmetic leaves non-finite, zero or subnormal (an intermediate term overflowing
+            or underflowing, as in Delta0*(1 − mu/L)**T with (1 − mu/L)**T below 1e-308) are
+            recomputed in arbitrary precision (mpmath, 50 digits) and rounded once.
 
         Raises
         ------
         ParameterError
-            Unknown or missing parameter, value outside the symbol's domain, arrays that do not
+            Unknown or missing parameter, a value that is not a real number (a string, a
+            boolean, ``None``), value outside the symbol's domain, arrays that do not
             broadcast, an order bound's constant not given, or a value that is undefined.
         ConditionError
             A hypothesis fails (the first failed one is named, with the offending values).
         FloatRangeError
-            The value exceeds float64; use :meth:`log_evaluate`.
+            The value exceeds float64, which has no number near it; use :meth:`log_evaluate`.
+
+        Notes
+        -----
+        Overflow and underflow are treated alike, by rounding the exact value to float64:
+        beyond the largest float64 (≈ 1.8e308) there is no finite float to round to, so
+        :class:`FloatRangeError` is raised (with the exact base-10 logarithm); below the
+        smallest normal float64 (≈ 2.2e-308) the nearest float exists and is returned — a
+        subnormal number with fewer significant digits, or ``0.0`` for a nonzero value below
+        ≈ 4.9e-324 (IEEE 754 gradual underflow, absolute error under 2.5e-324). Whether such
+        a value is truly zero, and its exact logarithm, are given by :meth:`log_evaluate` /
+        :meth:`log10_evaluate` (``-inf`` only for a value that is exactly zero).
         """
         arrays, shape, result = self._float_values(values, check=check)
-        bad = ~np.isfinite(result)
-        if bad.any():
-            for index in _indices(bad):
-                exact = self._mp_value(arrays, shape, index)
-                if not mpmath.isfinite(exact):
-                    raise ParameterError(self._undefined_message(arrays, shape, index))
-                if abs(exact) > np.finfo(float).max:
-                    raise FloatRangeError(
-                        f"{self.id} at {self._point_text(arrays, shape, index)}",
-                        float(mpmath.log10(abs(exact))),
-                        hint="use log_evaluate() (or `fedtheory bounds eval --log`)",
-                    )
-                result[index] = float(exact)
+        with np.errstate(invalid="ignore"):
+            redo = ~np.isfinite(result) | (np.abs(result) < np.finfo(float).tiny)
+        for index in _indices(redo):
+            exact = self._mp_value(arrays, shape, index)
+            if not mpmath.isfinite(exact):
+                raise ParameterError(self._undefined_message(arrays, shape, index))
+            if abs(exact) > np.finfo(float).max:
+                raise FloatRangeError(
+                    f"{self.id} at {self._point_text(arrays, shape, index)}",
+                    float(mpmath.log10(abs(exact))),
+                    hint="use log_evaluate() (or `fedtheory bounds eval --log`)",
+                )
+            result[index] = float(exact)
         return float(result) if result.ndim == 0 else result
 
     def log_evaluate(self, *, check: bool = True, **values: ArrayLike) -> Any:
@@ -701,6 +722,10 @@ class Bound:
         See :func:`fedtheory.bounds._analysis.crossover` and the fields of the returned
         :class:`~fedtheory.bounds.Crossover`.
         """
+        if not isinstance(other, Bound):
+            raise ParameterError(
+                parameter="other", value=other, rule=f"must be a Bound, got {type(other).__name__}"
+            )
         return _analysis.crossover(self, other, var, **fixed)
 
     # ------------------------------------------------------------------ transformations
@@ -725,9 +750,7 @@ class Bound:
                 raise ParameterError(
                     parameter=name, value=value, rule="sequences cannot be substituted"
                 )
-            if isinstance(value, (int, float, np.integer, np.floating)):
-                _check_domain(name, np.asarray(value, dtype=float), info.symbol)
-            substitutions[info.symbol] = exact_number(value)
+            substitutions[info.symbol] = exact_number(value, name, info.symbol)
         hypotheses = []
         for hyp in self.hypotheses:
             relation = hyp.relation.subs(substitutions)
@@ -832,28 +855,6 @@ def _natural_key(name: str) -> tuple[Any, ...]:
     return (parts, name)
 
 
-def _check_domain(name: str, array: np.ndarray, symbol: sp.Symbol) -> None:
-    """Raise ParameterError when values violate the symbol's sympy assumptions."""
-    flat = np.atleast_1d(array).ravel()
-    if not np.all(np.isfinite(flat)):
-        bad = flat[~np.isfinite(flat)][0]
-        raise ParameterError(parameter=name, value=float(bad), rule="must be finite")
-    checks = []
-    if symbol.is_positive:
-        checks.append((flat > 0, "must be positive"))
-    elif symbol.is_nonnegative:
-        checks.append((flat >= 0, "must be nonnegative"))
-    elif symbol.is_negative:
-        checks.append((flat < 0, "must be negative"))
-    if symbol.is_integer:
-        checks.append((flat == np.round(flat), "must be an integer"))
-    for ok, rule in checks:
-        if not ok.all():
-            value = flat[~ok][0]
-            shown = int(value) if float(value).is_integer() else float(value)
-            raise ParameterError(parameter=name, value=shown, rule=rule)
-
-
 # ---------------------------------------------------------------------- registry
 #: The registered bounds by id. The paper modules fill it when they are imported, which
 #: ``fedtheory/bounds/__init__.py`` does; Python runs that file before any submodule of the
@@ -888,8 +889,14 @@ def get(id: str) -> Bound:
     Raises
     ------
     ParameterError
-        If no bound has that id; the message lists close matches.
+        If ``id`` is not a string, or no bound has that id; the message lists close matches.
     """
+    if not isinstance(id, str):
+        raise ParameterError(
+            parameter="id",
+            value=id,
+            rule=f"must be a string such as 'classic.gd.strongly-convex', got {type(id).__name__}",
+        )
     try:
         return _REGISTRY[id]
     except KeyError:

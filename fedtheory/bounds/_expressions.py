@@ -5,7 +5,10 @@
 with ``lambdify``; the pieces they share live here, below both, so that neither imports the
 other's internals:
 
-- :func:`exact_number`: a number as an exact sympy number (``0.1`` → ``1/10``);
+- :func:`check_real` and :func:`check_domain`: the validation of every parameter value a user
+  passes (evaluation, substitution, exponents, crossovers): a real number (never a string, a
+  boolean or ``None``), finite and inside the symbol's domain;
+- :func:`exact_number`: a validated number as an exact sympy number (``0.1`` → ``1/10``);
 - :func:`prepare_for_lambdify` with the namespaces :data:`NUMPY_NAMESPACE` and
   :data:`MPMATH_NAMESPACE`: ``Min``/``Max`` that broadcast under numpy and work under mpmath;
 - :func:`lambdify`: ``sympy.lambdify`` with placeholders whose names do not depend on the
@@ -16,6 +19,7 @@ other's internals:
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,9 +32,12 @@ from fedtheory.errors import ParameterError
 __all__ = [
     "MPMATH_NAMESPACE",
     "NUMPY_NAMESPACE",
+    "check_domain",
+    "check_real",
     "exact_number",
     "lambdify",
     "prepare_for_lambdify",
+    "real_array",
 ]
 
 # Min/Max are rewritten into these undefined functions before lambdify so that they broadcast
@@ -61,33 +68,186 @@ def prepare_for_lambdify(expr: sp.Basic) -> sp.Basic:
     return expr.replace(sp.Min, _FMIN).replace(sp.Max, _FMAX)
 
 
-def exact_number(value: Any) -> sp.Expr:
-    """A number as an exact sympy number (floats via their shortest repr: 0.1 → 1/10).
+def _is_real_number(value: Any) -> bool:
+    """True for one real number: int, float, numpy integer or floating, Fraction, a real sympy
+    number; never a boolean (``True`` is an ``int`` to Python, not a value of a parameter)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, numbers.Real):
+        return True
+    return isinstance(value, sp.Expr) and bool(value.is_number) and value.is_extended_real is True
 
-    sympy objects are returned unchanged.
+
+def _kind(value: Any) -> str:
+    """How a refused value is described: its type, or the dtype of an array."""
+    if isinstance(value, np.ndarray):
+        return f"numpy array of {value.dtype}"
+    return type(value).__name__
+
+
+def _first_non_real(value: Any) -> tuple[Any, str] | None:
+    """The first entry of an array-like (or the value itself) that is not a real number, with
+    its description; ``None`` when every entry is real."""
+    if _is_real_number(value):
+        return None
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            found = _first_non_real(item)
+            if found is not None:
+                return found
+        return None
+    if value is None or isinstance(value, (str, bytes, bool, np.generic, sp.Basic, dict, set)):
+        return value, _kind(value)
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):
+        return value, _kind(value)
+    if array.dtype.kind in "iuf":
+        return None
+    if array.dtype.kind == "O" and array.ndim > 0:
+        for item in array.flat:
+            found = _first_non_real(item)
+            if found is not None:
+                return found
+        return None
+    return value, _kind(value)
+
+
+def check_real(parameter: str, value: Any, *, arrays: bool = True) -> None:
+    """Refuse a parameter value that is not a real number (or, with ``arrays``, an array-like
+    of real numbers: list, tuple, numpy array).
+
+    Strings (even ``"10"``), booleans, ``None``, complex numbers and other objects are refused
+    instead of being converted by ``float()`` or numpy (``True`` → 1, ``None`` → nan). Real
+    sympy numbers (``Integer``, ``Rational``, ``pi``) are accepted.
 
     Raises
     ------
     ParameterError
-        If ``value`` is a boolean or not a number.
+        Naming ``parameter``, the value passed and the rule.
+
+    Examples
+    --------
+    >>> check_real("L", 10.0)
+    >>> check_real("L", "10")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fedtheory.errors.ParameterError: L='10': must be a real number ... or an array ..., got str
+    """
+    if arrays:
+        found = _first_non_real(value)
+    else:
+        found = None if _is_real_number(value) else (value, _kind(value))
+    if found is None:
+        return
+    item, kind = found
+    what = "a real number (int, float or numpy number)"
+    if arrays:
+        what += " or an array of real numbers"
+    got = kind if item is value else f"{_kind(value)} containing {kind} {item!r}"
+    raise ParameterError(parameter=parameter, value=value, rule=f"must be {what}, got {got}")
+
+
+def check_domain(name: str, array: np.ndarray, symbol: sp.Symbol) -> None:
+    """Raise ParameterError when values are not finite or violate the symbol's assumptions
+    (positive, nonnegative, negative, integer)."""
+    flat = np.atleast_1d(array).ravel()
+    if not np.all(np.isfinite(flat)):
+        bad = flat[~np.isfinite(flat)][0]
+        raise ParameterError(parameter=name, value=float(bad), rule="must be finite")
+    checks = []
+    if symbol.is_positive:
+        checks.append((flat > 0, "must be positive"))
+    elif symbol.is_nonnegative:
+        checks.append((flat >= 0, "must be nonnegative"))
+    elif symbol.is_negative:
+        checks.append((flat < 0, "must be negative"))
+    if symbol.is_integer:
+        checks.append((flat == np.round(flat), "must be an integer"))
+    for ok, rule in checks:
+        if not ok.all():
+            value = flat[~ok][0]
+            shown = int(value) if float(value).is_integer() else float(value)
+            raise ParameterError(parameter=name, value=shown, rule=rule)
+
+
+def real_array(
+    parameter: str, value: Any, symbol: sp.Symbol, *, sequence: bool = False
+) -> np.ndarray:
+    """A parameter value as a float array, validated: real numbers only (:func:`check_real`),
+    finite and in the domain of ``symbol`` (:func:`check_domain`); with ``sequence``, a
+    non-empty 1-D array.
+
+    This is where every value passed to :meth:`Bound.evaluate` (and its logarithms) and every
+    sequence passed to the analysis is converted.
+
+    Raises
+    ------
+    ParameterError
+        Naming ``parameter``, the value passed and the rule it breaks.
+    """
+    check_real(parameter, value)
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterError(
+            parameter=parameter, value=value, rule="must be a number or an array of numbers"
+        ) from None
+    if sequence and (array.ndim != 1 or array.size == 0):
+        raise ParameterError(
+            parameter=parameter, value=value, rule="is a sequence: pass a non-empty 1-D array"
+        )
+    check_domain(parameter, array, symbol)
+    return array
+
+
+def exact_number(value: Any, parameter: str = "value", symbol: sp.Symbol | None = None) -> sp.Expr:
+    """A number as an exact sympy number (floats via their shortest repr: 0.1 → 1/10).
+
+    sympy expressions are returned unchanged (they may contain symbols).
+
+    Parameters
+    ----------
+    value
+        A real number (see :func:`check_real`) or a sympy expression.
+    parameter
+        Name shown in error messages.
+    symbol
+        When given, a number must also be finite and lie in the symbol's domain
+        (:func:`check_domain`).
+
+    Raises
+    ------
+    ParameterError
+        If ``value`` is not a real number or a sympy expression (strings, booleans, ``None``,
+        arrays are refused), or is outside the domain of ``symbol``.
 
     Examples
     --------
     >>> exact_number(0.1), exact_number(3.0), exact_number(2)
     (1/10, 3, 2)
     """
-    if isinstance(value, sp.Basic):
+    if isinstance(value, sp.Expr) and not _is_real_number(value):
         return value
-    if isinstance(value, (bool, np.bool_)):
-        raise ParameterError(parameter="value", value=value, rule="must be a number")
+    if isinstance(value, sp.Basic) and not isinstance(value, sp.Expr):
+        raise ParameterError(
+            parameter=parameter, value=value, rule="must be a number or a sympy expression"
+        )
+    check_real(parameter, value, arrays=False)
+    if symbol is not None:
+        if isinstance(value, (int, np.integer, sp.Integer)) and abs(int(value)) > 2**1000:
+            # finite, integral, of known sign: its float would overflow, a stand-in does not
+            probe = 1e300 if value > 0 else -1e300
+        else:
+            probe = float(value)
+        check_domain(parameter, np.asarray(probe), symbol)
+    if isinstance(value, sp.Expr):
+        return value
     if isinstance(value, (int, np.integer)):
         return sp.Integer(int(value))
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ParameterError(
-            parameter="value", value=value, rule="must be a number or a sympy expression"
-        ) from None
+    number = float(value)
+    if not np.isfinite(number):
+        raise ParameterError(parameter=parameter, value=number, rule="must be finite")
     if number.is_integer():
         return sp.Integer(int(number))
     return sp.Rational(repr(number))

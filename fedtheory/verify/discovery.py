@@ -14,34 +14,57 @@ runner and by a worker process (local or Dask) defines the same experiment funct
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import hashlib
 import importlib.util
 import inspect
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from fedtheory.errors import FedTheoryError, ParameterError
+from fedtheory.errors import FedTheoryError, ParameterError, StaleCodeError
 from fedtheory.verify.claim import Claim
+from fedtheory.verify.fingerprint import (
+    PACKAGE_LABEL,
+    CodeFingerprint,
+    code_fingerprint,
+    file_digest,
+)
 
-__all__ = ["DEFAULT_PATH", "LoadedClaim", "discover", "fingerprint", "load_claim_file", "select"]
+__all__ = [
+    "DEFAULT_PATH",
+    "LoadedClaim",
+    "claim_for_task",
+    "discover",
+    "fingerprint",
+    "load_claim_file",
+    "paths_argument",
+    "select",
+]
 
 #: Where ``fedtheory verify`` looks for claims when no path is given.
 DEFAULT_PATH = Path("verification")
 
-_MODULES: dict[Path, ModuleType] = {}
+# claim files loaded by this process: the module and the fingerprint of the code it ran
+_MODULES: dict[Path, tuple[ModuleType, CodeFingerprint]] = {}
 
 
 @dataclass(frozen=True)
 class LoadedClaim:
-    """A claim and the file that defines it."""
+    """A claim, the file that defines it and the fingerprint of the code it runs."""
 
     claim: Claim
     file: Path
-    fingerprint: str
+    code: CodeFingerprint
+
+    @property
+    def fingerprint(self) -> str:
+        """The code's overall digest (part of every cache key of the claim)."""
+        return self.code.digest
 
 
 def _module_name(path: Path) -> str:
@@ -50,22 +73,28 @@ def _module_name(path: Path) -> str:
     return f"_fedtheory_claims.{stem}_{digest}"
 
 
-def _import(path: Path) -> ModuleType:
-    path = path.resolve()
-    if path in _MODULES:
-        return _MODULES[path]
+def _exec(path: Path) -> tuple[ModuleType, bytes]:
+    """Execute a claim file (the bytes returned are the ones executed)."""
     name = _module_name(path)
+    try:
+        source = path.read_bytes()
+    except OSError as exc:
+        raise ParameterError(f"{path}: cannot read claim file: {exc.strerror}") from None
     spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:  # pragma: no cover - only for non-.py paths
+    if spec is None:  # pragma: no cover - only for non-.py paths
         raise ParameterError(parameter="path", value=str(path), rule="is not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        code = compile(source, str(path), "exec", dont_inherit=True)
+        exec(code, module.__dict__)
     except FedTheoryError as exc:
         sys.modules.pop(name, None)
         raise ParameterError(f"{path}: malformed claim file: {exc}") from None
-    except Exception as exc:
+    except KeyboardInterrupt:
+        sys.modules.pop(name, None)
+        raise
+    except BaseException as exc:  # SystemExit too: a claim file never ends the process
         sys.modules.pop(name, None)
         line = ""
         if isinstance(exc, SyntaxError) and exc.lineno:
@@ -73,13 +102,63 @@ def _import(path: Path) -> ModuleType:
         raise ParameterError(
             f"{path}: cannot load claim file{line}: {type(exc).__name__}: {exc}"
         ) from None
-    _MODULES[path] = module
-    return module
+    return module, source
+
+
+def _claims_in(module: ModuleType) -> list[Claim]:
+    found: list[Claim] = []
+    for value in vars(module).values():
+        if isinstance(value, Claim):
+            found.append(value)
+        elif (
+            isinstance(value, (list, tuple)) and value and all(isinstance(v, Claim) for v in value)
+        ):
+            found.extend(value)
+    return found
+
+
+def _experiment_files(module: ModuleType) -> set[str]:
+    files = set()
+    for claim in _claims_in(module):
+        with contextlib.suppress(TypeError):
+            source = inspect.getsourcefile(claim.experiment)
+            if source:
+                files.add(source)
+    return files
+
+
+def _forget_changed(old: CodeFingerprint, new: CodeFingerprint) -> None:
+    """Drop the project modules whose files changed, so that re-executing imports them anew."""
+    changed = {Path(label) for label in old.differences(new) if label != PACKAGE_LABEL}
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and not name.startswith("_fedtheory_claims.") and Path(file).resolve() in changed:
+            del sys.modules[name]
+
+
+def _load(path: Path) -> tuple[ModuleType, CodeFingerprint]:
+    """The claim module at ``path`` and its fingerprint, executing it again if its code changed.
+
+    A file loaded before is reused only when its fingerprint on disk is still the one it was
+    loaded with; otherwise the changed project modules are forgotten and the file is executed
+    again. (The installed fedtheory is never reloaded: a process runs the library it imported,
+    and its fingerprint is the one taken then.)
+    """
+    cached = _MODULES.get(path)
+    if cached is not None:
+        on_disk = code_fingerprint(path, also=_experiment_files(cached[0]))
+        if on_disk == cached[1]:
+            return cached
+        _forget_changed(cached[1], on_disk)
+    module, source = _exec(path)
+    loaded = (module, code_fingerprint(path, source, also=_experiment_files(module)))
+    _MODULES[path] = loaded
+    return loaded
 
 
 def fingerprint(source_file: str | Path) -> str:
-    """Code fingerprint of a module: sha256 of its source bytes (16 hex digits)."""
-    return hashlib.sha256(Path(source_file).read_bytes()).hexdigest()[:16]
+    """Digest of one file's bytes (16 hex digits); see :func:`code_fingerprint` for a claim's."""
+    return file_digest(Path(source_file).read_bytes())
 
 
 def load_claim_file(path: str | Path) -> list[LoadedClaim]:
@@ -89,54 +168,128 @@ def load_claim_file(path: str | Path) -> list[LoadedClaim]:
     ------
     ParameterError
         The file does not exist, cannot be imported (the message names the file and the
-        error) or defines the same claim id twice.
+        error; a ``SystemExit`` raised by the file is such an error) or defines the same claim
+        id twice.
     """
     path = Path(path).resolve()
     if not path.is_file():
         raise ParameterError(parameter="path", value=str(path), rule="no such claim file")
-    module = _import(path)
-    found: list[Claim] = []
-    for value in vars(module).values():
-        if isinstance(value, Claim):
-            found.append(value)
-        elif (
-            isinstance(value, (list, tuple)) and value and all(isinstance(v, Claim) for v in value)
-        ):
-            found.extend(value)
+    module, code = _load(path)
     out: list[LoadedClaim] = []
     seen: set[str] = set()
-    for claim in found:
+    for claim in _claims_in(module):
         if claim.id in seen:
             if any(c.claim is claim for c in out):
                 continue  # the same object listed twice (e.g. in CLAIMS and at top level)
             raise ParameterError(f"{path}: claim id {claim.id!r} is defined twice")
         seen.add(claim.id)
-        source = inspect.getsourcefile(claim.experiment) or str(path)
-        out.append(LoadedClaim(claim, path, fingerprint(source)))
+        out.append(LoadedClaim(claim, path, code))
     return out
 
 
+def claim_for_task(path: str | Path, claim_id: str, expected: CodeFingerprint) -> Claim:
+    """The claim ``claim_id`` of the file, loaded from exactly the code ``expected`` describes.
+
+    What a worker calls before running a task. A module this process loaded with the same
+    fingerprint is reused without reading anything; otherwise the file is loaded again from
+    disk, and refused when its code is not the code the task was planned with — so no executor
+    can store one code's results under another code's key.
+
+    Raises
+    ------
+    StaleCodeError
+        The code differs from the task's (the message names the files).
+    ParameterError
+        The file cannot be loaded or does not define the claim.
+    """
+    path = Path(path).resolve()
+    cached = _MODULES.get(path)
+    if cached is None or cached[1] != expected:
+        if not path.is_file():
+            raise ParameterError(parameter="path", value=str(path), rule="no such claim file")
+        cached = _load(path)
+    module, code = cached
+    if code != expected:
+        differing = code.differences(expected)
+        names = ", ".join(
+            "the installed fedtheory source" if label == PACKAGE_LABEL else label
+            for label in differing
+        )
+        restart = (
+            " (this worker imported another fedtheory: restart the workers)"
+            if PACKAGE_LABEL in differing
+            else ""
+        )
+        raise StaleCodeError(
+            f"code changed since the run was planned: {names} differ(s) from the code the "
+            f"run fingerprinted{restart}; the task was not run — rerun to compute it with the "
+            "current code"
+        )
+    for claim in _claims_in(module):
+        if claim.id == claim_id:
+            return claim
+    raise ParameterError(parameter="claim", value=claim_id, rule=f"is not defined in {path}")
+
+
 def _claim_files(root: Path) -> list[Path]:
+    """The claim files under ``root``, never leaving it.
+
+    Symbolic links to folders are not followed, and a file (or link) whose real location is
+    outside ``root`` is skipped: discovery imports code only from the paths it was given.
+    """
     if root.is_file():
         return [root]
+    real_root = root.resolve()
     files = []
-    for file in sorted(root.rglob("*.py")):
-        rel = file.relative_to(root).parts
-        if any(part.startswith((".", "_")) for part in rel):
-            continue
-        files.append(file)
-    return files
+    for folder, subfolders, names in os.walk(root, followlinks=False):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "_")))
+        for name in sorted(names):
+            if not name.endswith(".py") or name.startswith((".", "_")):
+                continue
+            file = Path(folder) / name
+            if file.resolve().is_relative_to(real_root) and file.is_file():
+                files.append(file)
+    return sorted(files)
 
 
-def discover(paths: Sequence[str | Path] = ()) -> list[LoadedClaim]:
+def paths_argument(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """The claim paths of ``verify``/``discover``: one path, or a sequence of paths.
+
+    Raises
+    ------
+    ParameterError
+        Anything else (a number, a mapping, a sequence holding something that is not a path).
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        return [Path(paths)]
+    if isinstance(paths, (bytes, Mapping)) or not isinstance(paths, Sequence):
+        raise ParameterError(
+            parameter="paths",
+            value=repr(paths),
+            rule="must be a path (str or os.PathLike) or a sequence of paths",
+        )
+    for item in paths:
+        if not isinstance(item, (str, os.PathLike)):
+            raise ParameterError(
+                parameter="paths",
+                value=repr(item),
+                rule=f"every path must be a str or os.PathLike, got {type(item).__name__}",
+            )
+    return [Path(p) for p in paths]
+
+
+def discover(
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (),
+) -> list[LoadedClaim]:
     """Every claim defined under the paths (files or folders), sorted by file then definition.
 
     Raises
     ------
     ParameterError
-        A path does not exist, a file cannot be loaded, or two files define the same claim id.
+        ``paths`` is not a path or a sequence of paths, a path does not exist, a file cannot
+        be loaded, or two files define the same claim id.
     """
-    roots = [Path(p) for p in paths] or [DEFAULT_PATH]
+    roots = paths_argument(paths) or [DEFAULT_PATH]
     claims: list[LoadedClaim] = []
     owner: dict[str, Path] = {}
     for root in roots:

@@ -1,8 +1,10 @@
 """Executors: where tasks run (DESIGN §6).
 
-A *task* is plain data — ``{"file", "claim", "params", "replicates": [[index, seed], ...]}`` —
-and so is its result, so the same task gives the same bits whether it runs in a local process
-pool or on a Dask ``distributed`` cluster. :func:`run_task` is the one function workers call.
+A *task* is plain data — ``{"task", "file", "claim", "code", "params", "replicates": [[index,
+seed], ...]}`` — and so is its result, so the same task gives the same bits whether it runs in
+a local process pool or on a Dask ``distributed`` cluster. :func:`run_task` is the one function
+workers call. ``code`` is the fingerprint of the code the run planned with: a worker whose code
+differs refuses the task (:func:`fedtheory.verify.discovery.claim_for_task`).
 
 - :class:`LocalExecutor` (default): a process pool sized to the machine's cores.
 - :class:`DaskExecutor`: an existing scheduler (``--scheduler ADDR`` or ``FEDTHEORY_SCHEDULER``),
@@ -10,7 +12,14 @@ pool or on a Dask ``distributed`` cluster. :func:`run_task` is the one function 
   files at the same path (a shared file system) and have fedtheory installed.
 
 Both keep a bounded window of tasks in flight and yield results as they complete, so that the
-runner stores each one at once and an interruption loses only the tasks in flight.
+runner stores each one at once. Workers also write every finished replicate to a spool
+(:mod:`fedtheory.verify._spool`), so that :meth:`Executor.abort` (Ctrl-C) and a dying worker
+lose nothing that was finished:
+
+- a worker that dies (SIGKILL, segfault, the OOM killer) turns the task it was running into an
+  error outcome naming the replicate and seed it was on; the other tasks in flight are run
+  again on fresh workers, from their first unfinished replicate;
+- workers ignore SIGINT: Ctrl-C reaches the runner only, which aborts the executor.
 """
 
 from __future__ import annotations
@@ -22,21 +31,27 @@ import math
 import multiprocessing
 import os
 import signal
+import socket
+import struct
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from fedtheory.errors import ParameterError
-from fedtheory.verify.claim import Experiment
-from fedtheory.verify.discovery import load_claim_file
+from fedtheory.verify._spool import Spool, SpoolContents, spool_begin, spool_replicate
+from fedtheory.verify.discovery import claim_for_task
+from fedtheory.verify.fingerprint import CodeFingerprint
 
 __all__ = [
     "DaskExecutor",
     "Executor",
     "LocalExecutor",
     "available_cores",
+    "check_executor_options",
     "make_executor",
     "run_task",
 ]
@@ -44,6 +59,12 @@ __all__ = [
 #: Environment variable naming a Dask scheduler address (``--scheduler`` overrides it).
 SCHEDULER_ENV = "FEDTHEORY_SCHEDULER"
 _CONNECT_TIMEOUT_S = 5.0
+# a scheduler greets at once: waiting 3 s for its handshake keeps every refusal under 5 s
+_PROBE_TIMEOUT_S = 3.0
+# a Dask handshake is a few hundred bytes; an endpoint announcing more is not a scheduler
+_HANDSHAKE_MAX_BYTES = 1 << 20
+# pool restarts in a row in which no task made progress before every lost task is an error
+_MAX_BARREN_RESTARTS = 3
 
 
 def available_cores() -> int:
@@ -55,13 +76,6 @@ def available_cores() -> int:
 
 
 # --------------------------------------------------------------------------- the worker side
-
-
-def _experiment(file: str, claim_id: str) -> Experiment:
-    for loaded in load_claim_file(file):
-        if loaded.claim.id == claim_id:
-            return loaded.claim.experiment
-    raise ParameterError(parameter="claim", value=claim_id, rule=f"is not defined in {file}")
 
 
 def _clean_outputs(raw: Any) -> dict[str, float]:
@@ -88,36 +102,20 @@ def _clean_outputs(raw: Any) -> dict[str, float]:
     return out
 
 
-def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
-    """Run one task: the experiment at one point for a block of replicates.
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"SystemExit({exc.code!r}): the code called sys.exit; a claim never ends the run"
+    return f"{type(exc).__name__}: {exc}"
 
-    Returns ``{"claim", "params", "results": [{"replicate", "seed", "outputs", "seconds"}],
-    "error": None | "<Type>: <message>", "failed": None | [replicate, seed]}``. An exception
-    in the experiment stops the block; replicates finished before it are returned (and
-    stored).
-    """
-    results: list[dict[str, Any]] = []
-    error = None
-    failed = None
-    try:
-        experiment = _experiment(task["file"], task["claim"])
-        for replicate, seed in task["replicates"]:
-            failed = [int(replicate), int(seed)]
-            start = time.perf_counter()
-            raw = experiment(dict(task["params"]), int(seed))
-            seconds = time.perf_counter() - start
-            results.append(
-                {
-                    "replicate": int(replicate),
-                    "seed": int(seed),
-                    "outputs": _clean_outputs(raw),
-                    "seconds": seconds,
-                }
-            )
-            failed = None
-    except Exception as exc:
-        error = f"{type(exc).__name__}: {exc}"
+
+def _outcome(
+    task: Mapping[str, Any],
+    results: list[dict[str, Any]],
+    error: str | None = None,
+    failed: list[int] | None = None,
+) -> dict[str, Any]:
     return {
+        "task": task.get("task", -1),
         "claim": task["claim"],
         "params": task["params"],
         "results": results,
@@ -126,13 +124,76 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _die_with_parent() -> None:
-    """Worker initializer: on Linux, ask for SIGTERM when the parent dies (e.g. SIGKILLed)."""
+def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
+    """Run one task: the experiment at one point for a block of replicates.
+
+    Returns ``{"task", "claim", "params", "results": [{"replicate", "seed", "outputs",
+    "seconds"}], "error": None | "<Type>: <message>", "failed": None | [replicate, seed]}``.
+    Anything the experiment raises — ``SystemExit`` included — stops the block and becomes the
+    error; replicates finished before it are returned (and stored). A worker whose code is not
+    the task's fingerprint refuses the task (the error names the files that differ).
+    """
+    results: list[dict[str, Any]] = []
+    error = None
+    failed = None
+    spool = task.get("spool")
+    index = int(task.get("task", -1))
+    try:
+        spool_begin(spool, index)
+        claim = claim_for_task(
+            task["file"], task["claim"], CodeFingerprint.from_mapping(task["code"])
+        )
+        for replicate, seed in task["replicates"]:
+            failed = [int(replicate), int(seed)]
+            start = time.perf_counter()
+            raw = claim.experiment(dict(task["params"]), int(seed))
+            seconds = time.perf_counter() - start
+            result = {
+                "replicate": int(replicate),
+                "seed": int(seed),
+                "outputs": _clean_outputs(raw),
+                "seconds": seconds,
+            }
+            results.append(result)
+            spool_replicate(spool, index, result)
+            failed = None
+    except BaseException as exc:  # SystemExit and friends: an error of this task, never an exit
+        error = _describe(exc)
+        if failed is None and task["replicates"] and not results:
+            failed = [int(v) for v in task["replicates"][0]]
+    return _outcome(task, results, error, failed)
+
+
+def _init_worker() -> None:
+    """Worker initializer: Ctrl-C is the runner's to handle; die with the runner (Linux)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(Exception):
             libc = ctypes.CDLL("libc.so.6", use_errno=True)
             pr_set_pdeathsig = 1
             libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+def _exit_text(code: int | None) -> str:
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+def _lost_task_outcome(
+    task: Mapping[str, Any], spool: SpoolContents, why: str
+) -> tuple[dict[str, Any], list[list[int]]]:
+    """An error outcome for a task lost with its worker, and its unfinished replicates."""
+    finished = spool.results(int(task["task"]))
+    done = {r["replicate"] for r in finished}
+    remaining = [[int(r), int(s)] for r, s in task["replicates"] if int(r) not in done]
+    error = f"{why} (rerun to retry it)" if remaining else None
+    return _outcome(task, finished, error, remaining[0] if remaining else None), remaining
 
 
 # --------------------------------------------------------------------------- executors
@@ -148,7 +209,17 @@ class Executor(abc.ABC):
 
     @abc.abstractmethod
     def run(self, tasks: Sequence[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
-        """Yield the result of every task, as each completes."""
+        """Yield the result of every task, as each completes.
+
+        A task lost with its worker yields an error outcome (with the replicates it finished);
+        the executor goes on with the others.
+        """
+
+    @abc.abstractmethod
+    def abort(self) -> list[dict[str, Any]]:
+        """Stop at once (Ctrl-C): cancel every task in flight, stop the workers, and return the
+        finished replicates of the cancelled tasks (outcomes without error). The executor cannot
+        be used again."""
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release processes and connections."""
@@ -158,6 +229,14 @@ class Executor(abc.ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _check_workers(workers: Any) -> int | None:
+    if workers is None:
+        return None
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ParameterError(parameter="--workers", value=workers, rule="must be an int >= 1")
+    return workers
 
 
 class LocalExecutor(Executor):
@@ -171,43 +250,233 @@ class LocalExecutor(Executor):
     Notes
     -----
     On Linux the pool forks, so workers inherit the claim files the runner has already loaded
-    and start in milliseconds; workers exit if the runner is killed.
+    and start in milliseconds; workers exit if the runner is killed. When a worker dies, the
+    pool is broken as a whole: the task the dead worker was running becomes an error (the
+    others were only collateral) and a fresh pool runs the rest.
     """
 
     def __init__(self, workers: int | None = None) -> None:
-        if workers is None:
-            workers = available_cores()
-        if not isinstance(workers, int) or workers < 1:
-            raise ParameterError(parameter="--workers", value=workers, rule="must be an int >= 1")
+        workers = _check_workers(workers) or available_cores()
         self.workers = workers
         self.description = f"local, {workers} process{'es' if workers > 1 else ''}"
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        self._pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context(method),
-            initializer=_die_with_parent,
-        )
+        self._method = "fork" if sys.platform.startswith("linux") else "spawn"
+        self._pool: ProcessPoolExecutor | None = None
+        self._processes: dict[int, Any] = {}
+        self._in_flight: dict[Future[dict[str, Any]], Mapping[str, Any]] = {}
+        self._spool: Spool | None = None
+
+    def _start_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context(self._method),
+                initializer=_init_worker,
+            )
+            self._processes = {}
+        return self._pool
+
+    def _submit(self, task: Mapping[str, Any]) -> None:
+        pool = self._start_pool()
+        self._in_flight[pool.submit(run_task, task)] = task
+        # the processes of the pool (private, stable since Python 3.2): to read exit codes
+        self._processes.update(getattr(pool, "_processes", None) or {})
+
+    def _stop_pool(self) -> dict[int, int | None]:
+        """Shut the (broken) pool down; the exit code of each of its processes."""
+        processes = dict(self._processes)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = None
+        for process in processes.values():
+            process.join(timeout=5)
+        return {pid: process.exitcode for pid, process in processes.items()}
 
     def run(self, tasks: Sequence[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+        if self._spool is None:
+            self._spool = Spool()
         window = 4 * self.workers
-        pending: set[Future[dict[str, Any]]] = set()
-        queue = iter(tasks)
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < window:
-                task = next(queue, None)
-                if task is None:
-                    exhausted = True
+        queue: deque[Mapping[str, Any]] = deque(
+            {**task, "spool": self._spool.folder} for task in tasks
+        )
+        barren = 0
+        while queue or self._in_flight:
+            broken = False
+            while queue and len(self._in_flight) < window:
+                try:
+                    self._submit(queue[0])
+                except BrokenProcessPool:
+                    broken = True
                     break
-                pending.add(self._pool.submit(run_task, task))
-            if not pending:
-                return
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+                queue.popleft()
+            lost: list[Mapping[str, Any]] = []
+            if self._in_flight:
+                done, _ = wait(list(self._in_flight), return_when=FIRST_COMPLETED)
+                for future in done:
+                    task = self._in_flight.pop(future)
+                    try:
+                        outcome = future.result()
+                    except BrokenProcessPool:
+                        lost.append(task)
+                        continue
+                    barren = 0
+                    yield outcome
+            if lost or broken:
+                lost.extend(self._in_flight.values())
+                self._in_flight.clear()
+                progress = False
+                for outcome, retry in self._recover(lost, give_up=barren >= _MAX_BARREN_RESTARTS):
+                    progress = progress or bool(outcome["results"]) or bool(outcome["error"])
+                    if outcome["results"] or outcome["error"]:
+                        yield outcome
+                    if retry:
+                        queue.appendleft(retry)
+                barren = 0 if progress else barren + 1
+
+    def _recover(
+        self, lost: list[Mapping[str, Any]], *, give_up: bool
+    ) -> Iterator[tuple[dict[str, Any], Mapping[str, Any] | None]]:
+        """After a worker died: blame the task it ran, and give back the others to run again."""
+        exit_codes = self._stop_pool()
+        assert self._spool is not None
+        spool = self._spool.read()
+        # the pool terminates (SIGTERM) its other workers once one has died: the dead ones are
+        # those that ended otherwise; if none did (a SIGTERM from outside), every running
+        # task is suspect
+        dead = {
+            pid: code
+            for pid, code in exit_codes.items()
+            if code is not None and code != -signal.SIGTERM
+        }
+        for task in lost:
+            index = int(task["task"])
+            pid = spool.began_by.get(index)
+            running = pid is not None and spool.last_task_of.get(pid) == index
+            culprit = running and (pid in dead if dead else True)
+            why = (
+                f"the worker process running it died ({_exit_text(exit_codes.get(pid or 0))})"
+                if culprit
+                else "its worker pool broke repeatedly"
+            )
+            outcome, remaining = _lost_task_outcome(task, spool, why)
+            if culprit or give_up:
+                yield outcome, None
+            else:
+                outcome["error"] = outcome["failed"] = None
+                yield outcome, ({**task, "replicates": remaining} if remaining else None)
+
+    def abort(self) -> list[dict[str, Any]]:
+        in_flight = list(self._in_flight.values())
+        self._in_flight.clear()
+        for process in self._processes.values():
+            with contextlib.suppress(Exception):
+                process.kill()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in self._processes.values():
+            process.join(timeout=1)
+        self._pool = None
+        if self._spool is None:
+            return []
+        spool = self._spool.read()
+        outcomes = [_outcome(task, spool.results(int(task["task"]))) for task in in_flight]
+        return [o for o in outcomes if o["results"]]
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        if self._spool is not None:
+            self._spool.close()
+            self._spool = None
+
+
+_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def _scheduler_endpoint(address: str) -> tuple[str, str, int]:
+    """``(scheme, host, port)`` of a scheduler address (``tcp://HOST:PORT``, ``HOST:PORT``).
+
+    ``inproc://`` addresses (a scheduler in this process) have host and port ``("", 0)``.
+    """
+    rule = "must be tcp://HOST:PORT (or HOST:PORT, or another Dask scheme such as tls://)"
+    if not isinstance(address, str) or not address.strip():
+        raise ParameterError(parameter="--scheduler", value=address, rule=rule)
+    scheme, sep, rest = address.strip().partition("://")
+    if not sep:
+        scheme, rest = "tcp", address.strip()
+    if scheme not in _SCHEMES:
+        raise ParameterError(parameter="--scheduler", value=address, rule=rule)
+    if scheme == "inproc":
+        return scheme, "", 0
+    if rest.startswith("["):  # [IPv6]:port
+        host, _, port_text = rest[1:].partition("]")
+        port_text = port_text[1:] if port_text.startswith(":") else ""
+    else:
+        host, _, port_text = rest.rpartition(":")
+    bad = not host or any(c.isspace() or c in "/?#@[]" for c in host)
+    if bad or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ParameterError(parameter="--scheduler", value=address, rule=rule)
+    return scheme, host, int(port_text)
+
+
+def _receive(sock: socket.socket, size: int, deadline: float) -> bytes:
+    data = b""
+    while len(data) < size:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            raise ConnectionError("the connection was closed")
+        data += chunk
+    return data
+
+
+def probe_scheduler(address: str, timeout: float = _CONNECT_TIMEOUT_S) -> None:
+    """Check within ``timeout`` seconds that a Dask scheduler answers at ``address``.
+
+    A Dask scheduler greets every connection with its handshake: an 8-byte frame length and a
+    few hundred bytes of msgpack naming ``pickle-protocol``. An HTTP server waits for a request
+    (a timeout here), a proxy answers something else; both are refused before ``distributed``
+    would wait for (or try to allocate) a frame that never comes. With other schemes (``tls://``:
+    the greeting is encrypted) only the connection is checked.
+
+    Raises
+    ------
+    ParameterError
+        A malformed address, nothing listening, or an endpoint that is not a Dask scheduler.
+    """
+    scheme, host, port = _scheduler_endpoint(address)
+    if scheme == "inproc":
+        return
+    deadline = time.monotonic() + timeout
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise ParameterError(
+            parameter="--scheduler", value=address, rule=f"cannot connect ({reason})"
+        ) from None
+    with sock:
+        if scheme != "tcp":
+            return
+        try:
+            (length,) = struct.unpack("<Q", _receive(sock, 8, deadline))
+            if not 0 < length <= _HANDSHAKE_MAX_BYTES:
+                raise ValueError(f"a first frame of {length} bytes")
+            greeting = _receive(sock, length, deadline)
+            if b"pickle-protocol" not in greeting:
+                raise ValueError("a greeting without the Dask handshake")
+        except TimeoutError:
+            rule = (
+                f"accepted the connection but sent no Dask handshake within {timeout:g} s "
+                "(an HTTP server or a proxy?)"
+            )
+            raise ParameterError(parameter="--scheduler", value=address, rule=rule) from None
+        except (OSError, ValueError) as exc:
+            raise ParameterError(
+                parameter="--scheduler",
+                value=address,
+                rule=f"is not a Dask scheduler (it answered with {exc})",
+            ) from None
 
 
 class DaskExecutor(Executor):
@@ -227,7 +496,8 @@ class DaskExecutor(Executor):
     Raises
     ------
     ParameterError
-        ``distributed`` is not installed, or no scheduler answers at the address in time.
+        ``distributed`` is not installed, or no scheduler answers at the address in time (an
+        endpoint that is not a Dask scheduler is refused within ``connect_timeout``).
     """
 
     def __init__(
@@ -246,12 +516,16 @@ class DaskExecutor(Executor):
                 rule="needs the 'distributed' package: pip install 'fedtheory[distributed]'",
             ) from None
         self._cluster = None
+        self._aborted = False
+        self._in_flight: dict[Any, Mapping[str, Any]] = {}
+        self._spool: Spool | None = None
         if scheduler:
+            probe_scheduler(scheduler, min(connect_timeout, _PROBE_TIMEOUT_S))
             try:
                 self._client = distributed.Client(
                     scheduler, timeout=connect_timeout, set_as_default=False
                 )
-            except (OSError, TimeoutError, ValueError) as exc:
+            except Exception as exc:
                 raise ParameterError(
                     parameter="--scheduler",
                     value=scheduler,
@@ -262,12 +536,7 @@ class DaskExecutor(Executor):
             self.workers = max(1, sum(w.get("nthreads", 1) for w in info["workers"].values()))
             self.description = f"dask at {scheduler}, {self.workers} threads"
         else:
-            if workers is None:
-                workers = available_cores()
-            if not isinstance(workers, int) or workers < 1:
-                raise ParameterError(
-                    parameter="--workers", value=workers, rule="must be an int >= 1"
-                )
+            workers = _check_workers(workers) or available_cores()
             self._cluster = distributed.LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
@@ -276,6 +545,7 @@ class DaskExecutor(Executor):
                 protocol="tcp://",
                 dashboard_address=None,
                 silence_logs=40,  # logging.ERROR
+                preload=["fedtheory.verify._dask_worker"],
             )
             self._client = distributed.Client(self._cluster, set_as_default=False)
             self.workers = workers
@@ -284,31 +554,111 @@ class DaskExecutor(Executor):
         assert scheduler_rpc is not None  # set by a connected client
         self.address = scheduler_rpc.address
 
+    def _submit(self, task: Mapping[str, Any]) -> Any:
+        future = self._client.submit(run_task, dict(task), pure=False)
+        self._in_flight[future] = task
+        return future
+
     def run(self, tasks: Sequence[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
         import distributed  # optional dependency: present, since __init__ succeeded
 
+        if self._spool is None:
+            self._spool = Spool()
         window = 4 * self.workers
-        queue = iter(tasks)
-        initial = [
-            self._client.submit(run_task, dict(t), pure=False)
-            for t in (next(queue, None) for _ in range(window))
-            if t is not None
-        ]
+        queue = iter([{**task, "spool": self._spool.folder} for task in tasks])
+        initial = [self._submit(t) for t in (next(queue, None) for _ in range(window)) if t]
         if not initial:
             return
-        completed = distributed.as_completed(initial, with_results=True, loop=self._client.loop)
-        for _future, result in completed:
-            task = next(queue, None)
-            if task is not None:
-                completed.add(self._client.submit(run_task, dict(task), pure=False))
-            yield result
+        completed = distributed.as_completed(initial, loop=self._client.loop)
+        for future in completed:
+            task = self._in_flight.pop(future)
+            following = next(queue, None)
+            if following is not None:
+                completed.add(self._submit(following))
+            try:
+                outcome = future.result()
+            except Exception as exc:  # KilledWorker: the task's workers died (Dask retried it)
+                spool = self._spool.read()
+                index = int(task["task"])
+                resubmitted = int(task.get("resubmitted", 0))
+                if index not in spool.began_by and resubmitted < _MAX_BARREN_RESTARTS:
+                    # it never ran: only suspected because it waited on a worker that died
+                    completed.add(self._submit({**task, "resubmitted": resubmitted + 1}))
+                    continue
+                why = f"the worker process running it died ({type(exc).__name__})"
+                outcome, _ = _lost_task_outcome(task, spool, why)
+            yield outcome
+
+    def _kill_local_workers(self) -> None:
+        """SIGKILL the worker processes of our ``LocalCluster``: a busy worker would otherwise
+        hold its close (a Python thread cannot be interrupted) for as long as its task runs."""
+        if self._cluster is None:
+            return
+        for nanny in list(getattr(self._cluster, "workers", {}).values()):
+            process = getattr(getattr(nanny, "process", None), "process", None)
+            pid = getattr(process, "pid", None)
+            if pid:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
+    def abort(self) -> list[dict[str, Any]]:
+        in_flight = list(self._in_flight.values())
+        with contextlib.suppress(Exception):
+            self._client.cancel(list(self._in_flight), force=True)
+        self._in_flight.clear()
+        self._aborted = True
+        self._kill_local_workers()
+        if self._spool is None:
+            return []
+        spool = self._spool.read()
+        outcomes = [_outcome(task, spool.results(int(task["task"]))) for task in in_flight]
+        self.close()
+        return [o for o in outcomes if o["results"]]
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
-            self._client.close()
+            self._client.close(timeout=2)
         if self._cluster is not None:
             with contextlib.suppress(Exception):
-                self._cluster.close()
+                self._cluster.close(timeout=1 if self._aborted else 10)
+            self._cluster = None
+        if self._spool is not None:
+            self._spool.close()
+            self._spool = None
+
+
+def check_executor_options(
+    kind: str | None = None, *, workers: Any = None, scheduler: Any = None
+) -> tuple[str, int | None, str | None]:
+    """Validate the executor options without starting anything: ``(kind, workers, scheduler)``.
+
+    ``kind`` is resolved (``dask`` when a scheduler is given, by argument or by the
+    ``FEDTHEORY_SCHEDULER`` environment variable, else ``local``) and the scheduler address is
+    checked for form (it is contacted only when tasks are to run).
+
+    Raises
+    ------
+    ParameterError
+        Unknown kind, workers that are not an int >= 1, a malformed scheduler address, or a
+        scheduler with ``kind="local"``.
+    """
+    if kind not in (None, "local", "dask"):
+        raise ParameterError(parameter="--executor", value=kind, rule="must be 'local' or 'dask'")
+    workers = _check_workers(workers)
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise ParameterError(parameter="--scheduler", value=repr(scheduler), rule="must be a str")
+    if kind == "local" and scheduler:
+        raise ParameterError(
+            parameter="--scheduler",
+            value=scheduler,
+            rule="needs --executor dask (or no --executor)",
+        )
+    if kind != "local":
+        scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler:
+        _scheduler_endpoint(scheduler)
+    resolved = "dask" if kind == "dask" or scheduler else "local"
+    return resolved, workers, scheduler
 
 
 def make_executor(
@@ -326,17 +676,7 @@ def make_executor(
     scheduler
         Dask scheduler address (overrides the environment variable).
     """
-    if kind not in (None, "local", "dask"):
-        raise ParameterError(parameter="--executor", value=kind, rule="must be 'local' or 'dask'")
-    if kind == "local" and scheduler:
-        raise ParameterError(
-            parameter="--scheduler",
-            value=scheduler,
-            rule="needs --executor dask (or no --executor)",
-        )
+    kind, workers, scheduler = check_executor_options(kind, workers=workers, scheduler=scheduler)
     if kind == "local":
         return LocalExecutor(workers)
-    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
-    if kind == "dask" or scheduler:
-        return DaskExecutor(scheduler, workers)
-    return LocalExecutor(workers)
+    return DaskExecutor(scheduler, workers)

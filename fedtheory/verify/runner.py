@@ -15,13 +15,17 @@ same bits everywhere, and the claims of one measurement share every replicate (c
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import math
+import os
 import platform
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,10 +33,10 @@ from typing import Any
 import numpy as np
 
 from fedtheory._version import __version__
-from fedtheory.errors import ParameterError
+from fedtheory.errors import NoClaimsError, ParameterError
 from fedtheory.verify.claim import ClaimResult, Measurement
-from fedtheory.verify.discovery import LoadedClaim, discover, select
-from fedtheory.verify.executors import Executor, make_executor
+from fedtheory.verify.discovery import LoadedClaim, discover, paths_argument, select
+from fedtheory.verify.executors import Executor, check_executor_options, make_executor
 from fedtheory.verify.measurements import Measurements, PointMeasurements
 from fedtheory.verify.store import DEFAULT_STORE, ResultStore, canonical_json, result_key
 from fedtheory.verify.sweep import PROFILES
@@ -41,6 +45,7 @@ from fedtheory.verify.verdict import Verdict
 __all__ = [
     "PlannedClaim",
     "Replicate",
+    "RunInterrupted",
     "VerifyRun",
     "judge_seed",
     "plan",
@@ -63,9 +68,17 @@ def _check_profile(profile: str) -> None:
         )
 
 
+#: Seeds are stored as SQLite integers (signed 64 bits): the base seed is below 2**63.
+SEED_LIMIT = 2**63
+
+
 def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ParameterError(parameter="--seed", value=seed, rule="must be an int >= 0")
+    if (
+        isinstance(seed, bool)
+        or not isinstance(seed, (int, np.integer))
+        or not 0 <= seed < SEED_LIMIT
+    ):
+        raise ParameterError(parameter="--seed", value=seed, rule="must be an int in [0, 2**63)")
     return int(seed)
 
 
@@ -215,11 +228,50 @@ def _tasks(planned: PlannedClaim, missing: list[Replicate], workers: int) -> lis
                 {
                     "file": str(planned.loaded.file),
                     "claim": planned.id,
+                    "code": planned.loaded.code.as_dict(),
                     "params": planned.points[index],
                     "replicates": [[r.replicate, r.seed] for r in chunk],
                 }
             )
     return tasks
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C: what was finished is in the store.
+
+    Attributes
+    ----------
+    stored
+        Replicates this run computed and stored (those of the cancelled tasks included).
+    cancelled
+        Tasks that were in flight or waiting when the run stopped.
+    store
+        The store that holds the finished replicates.
+    """
+
+    def __init__(self, stored: int, cancelled: int, store: str) -> None:
+        super().__init__(f"interrupted: {stored} finished replicates kept in {store}")
+        self.stored = stored
+        self.cancelled = cancelled
+        self.store = store
+
+
+@contextlib.contextmanager
+def _second_interrupt_exits() -> Iterator[None]:
+    """While cleaning up after a first Ctrl-C, a second one ends the process at once.
+
+    SIGINT gets its default action (the process ends by the signal; a shell shows 130): it
+    works even while the main thread waits inside C (a store write), where a Python handler
+    would not run until the call returns.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @dataclass(frozen=True)
@@ -280,30 +332,54 @@ def _judge(
     try:
         data = _measurements(planned, stored)
         verdict = planned.loaded.claim.criterion.judge(data, seed=judge_seed(base_seed, planned.id))
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit from a criterion too: an error of this claim
         verdict = Verdict.error(f"judging failed: {type(exc).__name__}: {exc}")
     return verdict, data
 
 
+def _check_arguments(claims: Any, executor: Any, store: Any, no_cache: Any, progress: Any) -> None:
+    if claims is not None and not isinstance(claims, str):
+        raise ParameterError(parameter="claims", value=repr(claims), rule="must be a glob (str)")
+    if executor is not None and not isinstance(executor, (str, Executor)):
+        raise ParameterError(
+            parameter="executor",
+            value=repr(executor),
+            rule="must be 'local', 'dask' or an Executor",
+        )
+    if not isinstance(store, (str, os.PathLike)):
+        raise ParameterError(parameter="store", value=repr(store), rule="must be a path")
+    if not isinstance(no_cache, bool):
+        raise ParameterError(parameter="no_cache", value=repr(no_cache), rule="must be a bool")
+    if progress is not None and not callable(progress):
+        raise ParameterError(
+            parameter="progress", value=repr(progress), rule="must be callable(done, total)"
+        )
+
+
 def verify(
-    paths: Sequence[str | Path] = (),
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (),
     *,
     profile: str = "quick",
     claims: str | None = None,
     executor: str | Executor | None = None,
     scheduler: str | None = None,
     workers: int | None = None,
-    store: str | Path = DEFAULT_STORE,
+    store: str | os.PathLike[str] = DEFAULT_STORE,
     seed: int = 0,
     no_cache: bool = False,
     progress: ProgressCallback | None = None,
 ) -> VerifyRun:
     """Run the claim catalog and judge every claim.
 
+    Every argument is checked before anything is loaded or run (whatever the store holds).
+
     Parameters
     ----------
     paths
-        Claim files or folders (default ``./verification``).
+        A claim file or folder, or a sequence of them (default ``./verification``).
+        Discovery never leaves them.
     profile
         ``smoke``, ``quick`` or ``full``.
     claims
@@ -314,7 +390,7 @@ def verify(
     store
         SQLite result store.
     seed
-        Base seed of every replicate seed.
+        Base seed of every replicate seed, in ``[0, 2**63)``.
     no_cache
         Recompute every replicate and overwrite the stored rows.
     progress
@@ -323,19 +399,34 @@ def verify(
     Raises
     ------
     ParameterError
-        Bad input: unknown profile, missing path, malformed claim file, glob matching no claim,
-        unreachable scheduler, unusable store.
-    KeyboardInterrupt
-        Propagated after the finished tasks are stored.
+        Bad input: an argument of the wrong type or out of range, unknown profile, missing
+        path, malformed claim file, glob matching no claim, an endpoint that is not a Dask
+        scheduler, a file that is not a result store.
+    NoClaimsError
+        The paths hold no claim.
+    StoreError
+        The store is damaged, locked or cannot be written (a file that is not a result store
+        is a ParameterError).
+    RunInterrupted
+        Ctrl-C (a :class:`KeyboardInterrupt`): raised once the tasks in flight are cancelled
+        and every finished replicate is stored.
     """
     start = time.perf_counter()
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    roots = paths_argument(paths)
     _check_profile(profile)
     base_seed = _check_seed(seed)
-    chosen = select(discover(paths), claims)
+    _check_arguments(claims, executor, store, no_cache, progress)
+    if not isinstance(executor, Executor):
+        check_executor_options(executor, workers=workers, scheduler=scheduler)
+    found = discover(roots)
+    if not found:
+        shown = ", ".join(str(r) for r in roots) or "verification"
+        raise NoClaimsError(f"no claims found under {shown}")
+    chosen = select(found, claims)
     planned = plan(chosen, profile, base_seed)
     owns_executor = not isinstance(executor, Executor)
-    with ResultStore(store) as results_store:
+    with ResultStore(Path(store)) as results_store:
         todo: list[tuple[PlannedClaim, list[Replicate]]] = []
         scheduled: set[str] = set()  # the claims of one measurement compute it once
         for p in planned:
@@ -386,7 +477,7 @@ def verify(
         "executor": description,
         "workers": n_workers,
         "store": str(store),
-        "paths": [str(p) for p in paths] or ["verification"],
+        "paths": [str(p) for p in roots] or ["verification"],
         "claims": claims,
         "no_cache": no_cache,
         "started": started,
@@ -402,6 +493,37 @@ def verify(
     return VerifyRun(tuple(results), seconds, info)
 
 
+def _records(
+    planned: PlannedClaim, outcome: Mapping[str, Any], base_seed: int
+) -> list[dict[str, Any]]:
+    """The store rows of a task's finished replicates."""
+    measurement_id = planned.loaded.claim.measurement.id
+    records = []
+    for result in outcome["results"]:
+        key = result_key(
+            measurement_id,
+            outcome["params"],
+            result["seed"],
+            planned.loaded.fingerprint,
+            __version__,
+        )
+        records.append(
+            {
+                "key": key,
+                "claim": measurement_id,
+                "params": outcome["params"],
+                "replicate": result["replicate"],
+                "seed": result["seed"],
+                "base_seed": base_seed,
+                "fingerprint": planned.loaded.fingerprint,
+                "version": __version__,
+                "outputs": result["outputs"],
+                "seconds": result["seconds"],
+            }
+        )
+    return records
+
+
 def _execute(
     runner: Executor,
     todo: list[tuple[PlannedClaim, list[Replicate]]],
@@ -413,45 +535,37 @@ def _execute(
 ) -> None:
     by_id = {p.id: p for p, _ in todo}
     tasks = [task for p, missing in todo if missing for task in _tasks(p, missing, runner.workers)]
+    for index, task in enumerate(tasks):
+        task["task"] = index
     done = 0
-    if progress is not None:
-        progress(0, total)
-    for outcome in runner.run(tasks):
+    answered: set[int] = set()
+
+    def keep(outcome: Mapping[str, Any]) -> int:
         planned = by_id[outcome["claim"]]
-        sweep_params = outcome["params"]
-        records = []
-        for result in outcome["results"]:
-            measurement_id = planned.loaded.claim.measurement.id
-            key = result_key(
-                measurement_id,
-                sweep_params,
-                result["seed"],
-                planned.loaded.fingerprint,
-                __version__,
-            )
-            records.append(
-                {
-                    "key": key,
-                    "claim": measurement_id,
-                    "params": sweep_params,
-                    "replicate": result["replicate"],
-                    "seed": result["seed"],
-                    "base_seed": base_seed,
-                    "fingerprint": planned.loaded.fingerprint,
-                    "version": __version__,
-                    "outputs": result["outputs"],
-                    "seconds": result["seconds"],
-                }
-            )
-            planned.compute_seconds += result["seconds"]
+        records = _records(planned, outcome, base_seed)
         store.put(records, replace=replace)
         planned.computed += len(records)
-        if outcome["error"]:
-            where = ", ".join(f"{k}={v}" for k, v in sweep_params.items())
-            if outcome.get("failed"):
-                replicate, seed = outcome["failed"]
-                where += f"; replicate {replicate}, seed {seed}"
-            planned.errors.append(f"{outcome['error']} (at {where})")
-        done += len(records)
-        if progress is not None:
-            progress(done, total)
+        planned.compute_seconds += sum(r["seconds"] for r in records)
+        return len(records)
+
+    if progress is not None:
+        progress(0, total)
+    try:
+        for outcome in runner.run(tasks):
+            done += keep(outcome)
+            if outcome["error"]:
+                planned = by_id[outcome["claim"]]
+                where = ", ".join(f"{k}={v}" for k, v in outcome["params"].items())
+                if outcome.get("failed"):
+                    replicate, seed = outcome["failed"]
+                    where += f"; replicate {replicate}, seed {seed}"
+                planned.errors.append(f"{outcome['error']} (at {where})")
+            answered.add(int(outcome["task"]))
+            if progress is not None:
+                progress(done, total)
+    except KeyboardInterrupt:
+        with _second_interrupt_exits():
+            for outcome in runner.abort():
+                done += keep(outcome)
+        cancelled = len({t["task"] for t in tasks} - answered)
+        raise RunInterrupted(done, cancelled, str(store.path)) from None

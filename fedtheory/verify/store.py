@@ -2,6 +2,8 @@
 
 Schema (``schema_version`` 1)::
 
+    PRAGMA application_id = 0x46545253;  -- b"FTRS": this file is a fedtheory result store
+    PRAGMA user_version = 1;             -- the schema version (also in the meta table)
     CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
         -- ('schema_version', '1'), ('created', ISO time)
     CREATE TABLE results (
@@ -11,12 +13,35 @@ Schema (``schema_version`` 1)::
         replicate   INTEGER NOT NULL, -- replicate index at that point
         seed        INTEGER NOT NULL, -- the replicate's seed (from SeedSequence, 63 bits)
         base_seed   INTEGER NOT NULL, -- the run's --seed
-        fingerprint TEXT NOT NULL,    -- sha256 of the experiment's module source (16 hex)
+        fingerprint TEXT NOT NULL,    -- digest of the code that ran (verify.fingerprint, 16 hex)
         version     TEXT NOT NULL,    -- fedtheory version
         outputs     TEXT NOT NULL,    -- JSON object {output name: float}
         seconds     REAL NOT NULL,    -- wall time of the experiment call
         created     TEXT NOT NULL     -- ISO time (UTC) the row was written
     );
+    CREATE INDEX results_by_claim ON results (claim);
+
+Which files are opened (checked before anything is written):
+
+- **New.** A path that does not exist, a 0-byte file or an SQLite file with no schema at all
+  (application_id 0, user_version 0) becomes a new store (not when opened read-only).
+- **Ours.** application_id :data:`APPLICATION_ID`: user_version and the meta table must both
+  say :data:`SCHEMA_VERSION` and the schema must be exactly the one above.
+- **Legacy.** Stores written by fedtheory before the application_id existed (application_id 0,
+  user_version 0, exactly the schema above, meta ``schema_version`` '1') are read as they are
+  and adopted (stamped with application_id and user_version) the first time they are opened
+  for writing.
+- **Refused, untouched.** Anything else: a file that is not SQLite (a CSV file), another
+  application's database (another application_id, or application_id 0 with other tables), a
+  store with extra tables or another schema version, and any store with a trigger or a view (a
+  trigger can rewrite the outputs written by ``--no-cache``). The decision is taken from the
+  file header and a read-only look at the schema, so a refused file is never modified: no
+  table is added and its journal mode is not switched. The refusal is a
+  :class:`~fedtheory.errors.ParameterError` on ``store``.
+
+A file that cannot be read or written (damaged pages, a full or read-only disk, a lock held
+past the busy timeout) raises :class:`~fedtheory.errors.StoreError` from any method, never a
+raw :class:`sqlite3.DatabaseError`.
 
 Properties the runner relies on:
 
@@ -24,9 +49,14 @@ Properties the runner relies on:
   tasks in flight; SQLite's journal keeps the file consistent.
 - **Concurrency.** WAL lets readers and one writer proceed together; writers wait up to
   ``busy_timeout`` for each other; ``INSERT OR IGNORE`` on the primary key means two runs
-  computing the same replicate store it once (both computed the same bits anyway).
+  computing the same replicate store it once (both computed the same bits anyway). A new store
+  gets its tables and application_id in one transaction before it switches to WAL, so processes
+  opening a new store together all succeed (the switch is retried while another one reads).
 - **Plain data.** Payloads are JSON; floats are written with ``repr`` precision, so a value read
   back is bit-identical to the one computed.
+- **Read-only access.** ``ResultStore(path, readonly=True)`` (``fedtheory results list`` and
+  ``export``) never creates the file, a table or a sidecar file that outlives it, and never
+  switches the journal mode; ``put`` and ``clear`` raise.
 """
 
 from __future__ import annotations
@@ -34,23 +64,40 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import fnmatch
+import functools
 import hashlib
 import json
 import sqlite3
+import stat
+import time
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from fedtheory.errors import ParameterError
+from fedtheory.errors import ParameterError, StoreError
 
-__all__ = ["DEFAULT_STORE", "SCHEMA_VERSION", "ResultStore", "canonical_json", "result_key"]
+__all__ = [
+    "APPLICATION_ID",
+    "DEFAULT_STORE",
+    "SCHEMA_VERSION",
+    "ResultStore",
+    "canonical_json",
+    "result_key",
+]
 
 #: Where ``fedtheory verify`` keeps results unless ``--store`` says otherwise.
 DEFAULT_STORE = Path(".fedtheory") / "results.sqlite"
 #: Version of the table layout above; a store with another version is refused.
 SCHEMA_VERSION = 1
+#: SQLite ``PRAGMA application_id`` of a result store (the bytes ``FTRS``).
+APPLICATION_ID = int.from_bytes(b"FTRS", "big")
 _BUSY_TIMEOUT_MS = 60_000
 _CHUNK = 500  # SQLite's limit on bound variables is 999 in old builds
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_HEADER_BYTES = 100
+_APPLICATION_ID_OFFSET = 68  # big-endian 4 bytes in the database header
+_DAMAGED = "delete it (its results are recomputed on the next run) or pass another --store"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -84,6 +131,9 @@ _COLUMNS = (
     "created",
 )
 
+_Kind = Literal["empty", "ours", "legacy"]
+_SchemaObject = tuple[str, str, str, str | None]
+
 
 def canonical_json(value: Any) -> str:
     """JSON with sorted keys and no spaces: the form hashed into keys and stored."""
@@ -110,55 +160,361 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
-class ResultStore:
-    """A results database (see the module docstring for the schema).
+# ---------------------------------------------------------------------------- file checks
+def _refused(path: Path, rule: str) -> ParameterError:
+    return ParameterError(parameter="store", value=str(path), rule=rule)
 
-    Parameters
-    ----------
-    path
-        SQLite file; its folder is created if needed.
+
+def _not_ours(path: Path, why: str) -> ParameterError:
+    return _refused(
+        path,
+        f"is not a fedtheory result store ({why}; a result store has application_id "
+        f"{APPLICATION_ID:#010x}); it was left untouched: pass another --store",
+    )
+
+
+def _store_error(path: Path, doing: str, exc: sqlite3.Error, *, ours: bool = True) -> StoreError:
+    """A :class:`StoreError` for an SQLite failure, with advice that fits its cause."""
+    text = str(exc)
+    name = str(getattr(exc, "sqlite_errorname", "")).upper()
+    lowered = text.lower()
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in lowered:
+        hint = "another process holds it; retry later or pass another --store"
+    elif name.startswith("SQLITE_READONLY") or "readonly" in lowered or "read-only" in lowered:
+        hint = "make the file and its folder writable or pass another --store"
+    elif name.startswith("SQLITE_FULL") or "full" in lowered:
+        hint = "free some disk space or pass another --store"
+    elif name.startswith("SQLITE_CANTOPEN") or "unable to open" in lowered:
+        hint = "check the path and its permissions or pass another --store"
+    elif isinstance(exc, sqlite3.IntegrityError):
+        hint = "a record does not fit the table (please report this bug)"
+    elif ours:
+        hint = f"the file is damaged: {_DAMAGED}"
+    else:
+        hint = "check the file or pass another --store"
+    return StoreError(path, f"cannot {doing} ({text})", hint=hint)
+
+
+def _uri(path: Path, **query: str) -> str:
+    """``file:`` URI of ``path`` (quoted, so ``?``, ``#`` and ``%`` in names are safe)."""
+    return f"{path.absolute().as_uri()}?{urllib.parse.urlencode(query)}"
+
+
+def _sidecar(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+@functools.lru_cache(maxsize=1)
+def _reference_schema() -> frozenset[_SchemaObject]:
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(_SCHEMA)
+        return _schema_objects(db)
+    finally:
+        db.close()
+
+
+def _schema_objects(db: sqlite3.Connection) -> frozenset[_SchemaObject]:
+    """The schema as (type, name, table, SQL with whitespace folded); statistics left out."""
+    return frozenset(
+        (kind, name, table, None if sql is None else " ".join(sql.split()))
+        for kind, name, table, sql in db.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master"
+        )
+        if not name.startswith("sqlite_stat")  # ANALYZE's tables only steer the planner
+    )
+
+
+def _describe(objects: Iterable[_SchemaObject]) -> str:
+    return ", ".join(f"{kind} {name!r}" for kind, name, _table, _sql in sorted(objects))
+
+
+def _classify(db: sqlite3.Connection, path: Path) -> _Kind:
+    """What the database behind ``db`` is; raises :class:`ParameterError` for a foreign file.
+
+    Only reads (the schema, two header fields and the meta table), so it may run on a
+    read-only connection.
+    """
+    application_id = int(db.execute("PRAGMA application_id").fetchone()[0])
+    user_version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    objects = _schema_objects(db)
+    if application_id not in (0, APPLICATION_ID):
+        raise _not_ours(path, f"application_id {application_id:#010x}")
+    if application_id == 0:
+        if not objects and user_version == 0:
+            return "empty"
+        tables = {name for kind, name, _, _ in objects if kind == "table"}
+        if user_version != 0 or tables != {"meta", "results"}:
+            shown = ", ".join(sorted(tables)) or "none"
+            raise _not_ours(path, f"application_id 0, user_version {user_version}, tables: {shown}")
+    planted = [o for o in objects if o[0] in ("trigger", "view")]
+    if planted:
+        raise _refused(
+            path,
+            f"has {_describe(planted)}; a result store has no triggers or views (they can "
+            "rewrite stored results), so it was left untouched: drop them or pass another "
+            "--store",
+        )
+    if application_id == APPLICATION_ID and user_version != SCHEMA_VERSION:
+        raise _refused(
+            path,
+            f"has schema version {user_version} (user_version); this fedtheory reads version "
+            f"{SCHEMA_VERSION}: use a matching fedtheory or pass another --store",
+        )
+    reference = _reference_schema()
+    if objects != reference:
+        parts = []
+        if objects - reference:
+            parts.append(f"unexpected {_describe(objects - reference)}")
+        if reference - objects:
+            parts.append(f"missing or different {_describe(reference - objects)}")
+        if application_id == 0:
+            raise _not_ours(path, f"application_id 0, {'; '.join(parts)}")
+        raise _refused(
+            path,
+            f"does not have the result-store schema ({'; '.join(parts)}); it was left "
+            "untouched: pass another --store",
+        )
+    row = db.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
+    version = None if row is None else row[0]
+    if version != str(SCHEMA_VERSION):
+        raise _refused(
+            path,
+            f"has schema version {version} (meta table); this fedtheory reads version "
+            f"{SCHEMA_VERSION}: use a matching fedtheory or pass another --store",
+        )
+    return "ours" if application_id == APPLICATION_ID else "legacy"
+
+
+def _inspect(path: Path) -> bool:
+    """Look at ``path`` without writing anything; True when it is to become a new store.
+
+    The header decides alone for a cleanly closed file (no ``-wal`` or ``-journal`` beside it)
+    whose application_id is ours or foreign; otherwise the schema is read through a read-only
+    connection that creates no sidecar file of its own where SQLite allows it.
 
     Raises
     ------
     ParameterError
-        The file cannot be created or opened, is not a fedtheory store, or has another schema
-        version.
+        The file is not a fedtheory result store (see the module docstring).
+    StoreError
+        The file cannot be read.
+    """
+    try:
+        info = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return True  # (if its folder cannot be created either, opening it says so)
+    except OSError as exc:
+        raise StoreError(
+            path, f"cannot read it ({exc.strerror or exc})", hint="pass another --store"
+        ) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise _refused(path, "is a folder, not a result store file: pass a file path")
+    if info.st_size == 0:
+        return True
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(_HEADER_BYTES)
+    except OSError as exc:
+        raise StoreError(
+            path,
+            f"cannot read it ({exc.strerror or exc})",
+            hint="check its permissions or pass another --store",
+        ) from None
+    if len(header) < _HEADER_BYTES or not header.startswith(_SQLITE_MAGIC):
+        raise _not_ours(path, "not an SQLite database file")
+    offset = _APPLICATION_ID_OFFSET
+    application_id = int.from_bytes(header[offset : offset + 4], "big")
+    # with a -wal (or a hot -journal) beside it, the header on disk may be out of date
+    sidecar = any(_sidecar(path, suffix).exists() for suffix in ("-wal", "-journal"))
+    if not sidecar and application_id == APPLICATION_ID:
+        return False  # ours: the full checks run on the connection that will be used
+    if not sidecar and application_id != 0:
+        raise _not_ours(path, f"application_id {application_id:#010x}")
+    # A WAL file without a -wal beside it has no writer: its pages only change at a checkpoint,
+    # so it is read as immutable (a ro connection would leave -wal/-shm files behind). A
+    # rollback-journal file may be mid-write (e.g. a store being created): read it with locks,
+    # which creates no file in that mode.
+    wal_mode = header[18:20] == b"\x02\x02"
+    query = {"mode": "ro", "immutable": "1"} if wal_mode and not sidecar else {"mode": "ro"}
+    try:
+        db = sqlite3.connect(_uri(path, **query), uri=True, timeout=_BUSY_TIMEOUT_MS / 1000)
+        try:
+            kind = _classify(db, path)
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        ours = application_id == APPLICATION_ID
+        raise _store_error(path, "read it", exc, ours=ours) from exc
+    return kind == "empty"
+
+
+def _enter_wal(db: sqlite3.Connection) -> str:
+    """Switch to WAL mode (a no-op when the file is in it already); returns the mode now.
+
+    SQLite answers "database is locked" at once, without its busy handler, when another
+    connection reads while the mode changes (two processes opening a new store together), so
+    the switch is retried for up to the busy timeout.
+    """
+    deadline = time.monotonic() + _BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return str(db.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc).lower() or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
+
+
+def _load(path: Path, key: str, what: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise StoreError(
+            path, f"row {key[:16]} has malformed {what} ({exc})", hint=_DAMAGED
+        ) from None
+
+
+# ---------------------------------------------------------------------------- the store
+class ResultStore:
+    """A results database (see the module docstring for the schema and the refusal rules).
+
+    Parameters
+    ----------
+    path
+        SQLite file; when opened for writing, it and its folder are created if needed.
+    readonly
+        Open for reading only: the file must already be a result store (legacy stores are read
+        as they are, not adopted); nothing is created or modified; :meth:`put` and
+        :meth:`clear` raise :class:`~fedtheory.errors.StoreError`.
+
+    Raises
+    ------
+    ParameterError
+        The file is not a fedtheory result store, has another schema version, or has a trigger
+        or a view; it is left untouched.
+    StoreError
+        The file cannot be created, read or written (damaged, read-only, locked, missing when
+        ``readonly``), or the file system refuses WAL mode.
     """
 
-    def __init__(self, path: str | Path = DEFAULT_STORE) -> None:
+    def __init__(self, path: str | Path = DEFAULT_STORE, *, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
+        is_new = _inspect(self.path)
+        if readonly:
+            if is_new:
+                raise StoreError(
+                    self.path,
+                    "no result store there (missing or empty file)",
+                    hint="run fedtheory verify first or pass another --store",
+                )
+            self._db = self._connect_readonly()
+        else:
+            self._db = self._connect_readwrite()
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """A connection that cannot write.
+
+        ``mode=ro`` when a ``-wal`` or ``-journal`` file is already there. Otherwise a
+        ``mode=rw`` connection (which never creates the file) with ``PRAGMA query_only``: on a
+        WAL store, SQLite needs ``-wal``/``-shm`` files even to read; a ``mode=ro`` connection
+        would leave them behind, this one removes them on close. If the read-write open is
+        refused (read-only file or folder), ``mode=ro`` is used after all.
+        """
+        sidecar = any(_sidecar(self.path, s).exists() for s in ("-wal", "-journal"))
+        modes = ["ro"] if sidecar else ["rw", "ro"]
+        for mode in modes:
+            db = sqlite3.connect(
+                _uri(self.path, mode=mode),
+                uri=True,
+                timeout=_BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
+            )
+            try:
+                db.execute("PRAGMA query_only = ON")
+                db.execute("PRAGMA trusted_schema = OFF")
+                db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+                kind = _classify(db, self.path)
+            except sqlite3.OperationalError as exc:
+                db.close()
+                if mode != modes[-1]:
+                    continue
+                raise _store_error(self.path, "open it for reading", exc) from exc
+            except sqlite3.DatabaseError as exc:
+                db.close()
+                raise _store_error(self.path, "read it", exc) from exc
+            except BaseException:
+                db.close()
+                raise
+            if kind == "empty":
+                db.close()
+                raise StoreError(
+                    self.path,
+                    "no result store there (an SQLite file without tables)",
+                    hint="run fedtheory verify first or pass another --store",
+                )
+            return db
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _connect_readwrite(self) -> sqlite3.Connection:
+        """Open (creating or adopting the store if needed) in WAL mode after the checks.
+
+        A new store gets its tables, application_id and user_version in one transaction while
+        still in rollback-journal mode, and only then switches to WAL: another process never
+        sees a WAL file of ours without its application_id.
+        """
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(
-                self.path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None
-            )
-            self._db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + "COMMIT;")
-            self._db.execute(
-                "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?), ('created', ?)",
-                (str(SCHEMA_VERSION), _now()),
-            )
-            version = self._db.execute(
-                "SELECT value FROM meta WHERE name = 'schema_version'"
-            ).fetchone()[0]
-        except (sqlite3.Error, OSError) as exc:
-            raise ParameterError(
-                parameter="store", value=str(path), rule=f"cannot open a result store there ({exc})"
+        except OSError as exc:
+            raise StoreError(
+                self.path,
+                f"cannot open a result store there ({exc.strerror or exc})",
+                hint="pass another --store",
             ) from None
-        if str(mode).lower() != "wal":
-            raise ParameterError(
-                parameter="store",
-                value=str(path),
-                rule=f"the file system refuses WAL mode ({mode})",
-            )
-        if version != str(SCHEMA_VERSION):
-            raise ParameterError(
-                parameter="store",
-                value=str(path),
-                rule=f"has schema version {version}; this fedtheory reads version {SCHEMA_VERSION}",
-            )
+        try:
+            db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        except sqlite3.DatabaseError as exc:
+            raise _store_error(self.path, "open a result store there", exc) from exc
+        try:
+            db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            db.execute("PRAGMA trusted_schema = OFF")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                # checked again inside the write lock: another process may have created it
+                kind = _classify(db, self.path)
+                if kind == "empty":
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                    db.execute(
+                        "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?), ('created', ?)",
+                        (str(SCHEMA_VERSION), _now()),
+                    )
+                if kind != "ours":  # a new store, or a legacy store adopted
+                    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                raise
+            mode = _enter_wal(db)
+            if mode != "wal":
+                raise StoreError(
+                    self.path,
+                    f"the file system refuses WAL mode ({mode})",
+                    hint="put the store on a local disk or pass another --store",
+                )
+            db.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise _store_error(self.path, "open it", exc) from exc
+        except BaseException:
+            db.close()
+            raise
+        return db
 
     # -- context manager ---------------------------------------------------------------------
 
@@ -172,65 +528,88 @@ class ResultStore:
         """Close the connection (idempotent)."""
         self._db.close()
 
+    @contextlib.contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        """Turn SQLite failures into :class:`StoreError` (misuse of the API is left alone)."""
+        try:
+            yield
+        except sqlite3.ProgrammingError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise _store_error(self.path, doing, exc) from exc
+
     # -- reading -----------------------------------------------------------------------------
 
     def existing(self, keys: Iterable[str]) -> dict[str, dict[str, float]]:
         """The stored outputs of those keys that are present."""
         keys = list(keys)
         found: dict[str, dict[str, float]] = {}
-        for start in range(0, len(keys), _CHUNK):
-            chunk = keys[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for key, outputs in self._db.execute(
-                f"SELECT key, outputs FROM results WHERE key IN ({marks})", chunk
-            ):
-                found[key] = json.loads(outputs)
+        with self._errors("read it"):
+            for start in range(0, len(keys), _CHUNK):
+                chunk = keys[start : start + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                for key, outputs in self._db.execute(
+                    f"SELECT key, outputs FROM results WHERE key IN ({marks})", chunk
+                ):
+                    found[key] = _load(self.path, key, "outputs", outputs)
         return found
 
     def rows(self, claims: str | None = None) -> Iterator[dict[str, Any]]:
         """Every stored row (as a dict with parsed params/outputs), optionally by claim glob."""
-        cursor = self._db.execute(
-            f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY claim, params, replicate, key"
-        )
-        for values in cursor:
-            row = dict(zip(_COLUMNS, values, strict=True))
-            if claims is not None and not fnmatch.fnmatchcase(row["claim"], claims):
-                continue
-            row["params"] = json.loads(row["params"])
-            row["outputs"] = json.loads(row["outputs"])
-            yield row
+        with self._errors("read it"):
+            cursor = self._db.execute(
+                f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY claim, params, replicate, key"
+            )
+            for values in cursor:
+                row = dict(zip(_COLUMNS, values, strict=True))
+                if claims is not None and not fnmatch.fnmatchcase(row["claim"], claims):
+                    continue
+                row["params"] = _load(self.path, row["key"], "params", row["params"])
+                row["outputs"] = _load(self.path, row["key"], "outputs", row["outputs"])
+                yield row
 
     def summary(self, claims: str | None = None) -> list[dict[str, Any]]:
         """Per claim: number of rows, distinct points, versions, fingerprints, last write."""
         out = []
-        for claim, n, points, versions, fingerprints, last, seconds in self._db.execute(
-            "SELECT claim, COUNT(*), COUNT(DISTINCT params), GROUP_CONCAT(DISTINCT version), "
-            "COUNT(DISTINCT fingerprint), MAX(created), SUM(seconds) FROM results "
-            "GROUP BY claim ORDER BY claim"
-        ):
-            if claims is None or fnmatch.fnmatchcase(claim, claims):
-                out.append(
-                    {
-                        "claim": claim,
-                        "rows": n,
-                        "points": points,
-                        "versions": versions,
-                        "fingerprints": fingerprints,
-                        "last_written": last,
-                        "compute_seconds": seconds,
-                    }
-                )
+        with self._errors("read it"):
+            for claim, n, points, versions, fingerprints, last, seconds in self._db.execute(
+                "SELECT claim, COUNT(*), COUNT(DISTINCT params), GROUP_CONCAT(DISTINCT version), "
+                "COUNT(DISTINCT fingerprint), MAX(created), SUM(seconds) FROM results "
+                "GROUP BY claim ORDER BY claim"
+            ):
+                if claims is None or fnmatch.fnmatchcase(claim, claims):
+                    out.append(
+                        {
+                            "claim": claim,
+                            "rows": n,
+                            "points": points,
+                            "versions": versions,
+                            "fingerprints": fingerprints,
+                            "last_written": last,
+                            "compute_seconds": seconds,
+                        }
+                    )
         return out
 
     def count(self) -> int:
         """Number of stored rows."""
-        return int(self._db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+        with self._errors("read it"):
+            return int(self._db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
 
     def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check`` ("ok" for a sound file)."""
-        return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+        with self._errors("check it"):
+            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     # -- writing -----------------------------------------------------------------------------
+
+    def _writable(self) -> None:
+        if self.readonly:
+            raise StoreError(
+                self.path,
+                "opened read-only, so it cannot be written",
+                hint="open it with ResultStore(path, readonly=False) to write",
+            )
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[Callable[[], int]]:
@@ -241,7 +620,10 @@ class ResultStore:
             yield lambda: self._db.total_changes - before
             self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            # SQLite may already have rolled back (disk full, I/O error): never mask the cause
+            if self._db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
             raise
 
     def put(self, records: Sequence[Mapping[str, Any]], *, replace: bool = False) -> int:
@@ -250,6 +632,7 @@ class ResultStore:
         One transaction per call. ``replace=True`` overwrites rows with the same key (used by
         ``--no-cache``); otherwise existing rows are kept. Returns the number of rows written.
         """
+        self._writable()
         if not records:
             return 0
         verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
@@ -271,14 +654,15 @@ class ResultStore:
             for r in records
         ]
         marks = ",".join("?" * len(_COLUMNS))
-        with self._transaction() as changes:
+        with self._errors("write it"), self._transaction() as changes:
             self._db.executemany(f"{verb} INTO results VALUES ({marks})", values)
         return changes()
 
     def clear(self, claims: str | None = None) -> int:
         """Delete the rows of claims matching the glob (all rows without one); returns the count."""
+        self._writable()
         ids = [row["claim"] for row in self.summary(claims)]
-        with self._transaction() as changes:
+        with self._errors("write it"), self._transaction() as changes:
             for start in range(0, len(ids), _CHUNK):
                 chunk = ids[start : start + _CHUNK]
                 marks = ",".join("?" * len(chunk))
