@@ -624,10 +624,10 @@ def verify_command(
             err=True,
         )
         raise SystemExit(130) from None
-    except KeyboardInterrupt:  # before any task ran (loading claim files, opening the store)
+    except KeyboardInterrupt:  # outside the computation (loading, starting workers, judging)
         if progress_bar is not None:
             progress_bar.stop()
-        click.echo("interrupted before any replicate was computed", err=True)
+        click.echo(f"interrupted: finished replicates are kept in {store}", err=True)
         raise SystemExit(130) from None
     except NoClaimsError as exc:
         if _debug(click.get_current_context()):

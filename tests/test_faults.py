@@ -659,3 +659,33 @@ def test_an_empty_claim_set_exits_5_and_leaves_the_report_alone(tmp_path: Path) 
 
     with pytest.raises(NoClaimsError):
         verify(tmp_path / "claims", store=tmp_path / "s.sqlite")
+
+
+def test_the_spool_of_a_killed_runner_is_removed_by_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A runner killed by SIGKILL cannot remove its spool folder: the next run does, and only
+    the folders of runners that are gone."""
+    import tempfile
+
+    from fedtheory.verify._spool import Spool
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        text=True,
+        capture_output=True,
+        check=True,
+    )
+    orphan = tmp_path / f"fedtheory-spool-{int(gone.stdout)}-abc"
+    orphan.mkdir()
+    (orphan / "1.jsonl").write_text("{}\n")
+    living = tmp_path / f"fedtheory-spool-{os.getpid()}-def"
+    living.mkdir()
+    spool = Spool()
+    try:
+        assert not orphan.exists() and living.exists()
+        assert Path(spool.folder).parent == tmp_path
+    finally:
+        spool.close()
+    assert not Path(spool.folder).exists()

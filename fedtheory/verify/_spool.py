@@ -85,11 +85,37 @@ class SpoolContents:
         return [self.finished[task][r] for r in sorted(self.finished.get(task, {}))]
 
 
+_PREFIX = "fedtheory-spool-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _remove_orphans() -> None:
+    """Remove the spool folders of runners that died without closing them (SIGKILL)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_PREFIX}*-*"):
+        pid_text = folder.name[len(_PREFIX) :].partition("-")[0]
+        if pid_text.isdigit() and not _alive(int(pid_text)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 class Spool:
-    """A spool folder for one run (created empty, removed by :meth:`close`)."""
+    """A spool folder for one run (created empty, removed by :meth:`close`).
+
+    The folder's name carries the runner's process id, so that the folders of runners killed
+    before they could remove theirs are removed by the next run.
+    """
 
     def __init__(self) -> None:
-        self.folder = tempfile.mkdtemp(prefix="fedtheory-spool-")
+        _remove_orphans()
+        self.folder = tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-")
 
     def read(self) -> SpoolContents:
         """Parse every worker's file (lines cut short are skipped)."""

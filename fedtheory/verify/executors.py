@@ -544,6 +544,9 @@ class DaskExecutor(Executor):
                 host="127.0.0.1",
                 protocol="tcp://",
                 dashboard_address=None,
+                # the scheduler's HTTP endpoints (/health, /metrics) on a free port: the
+                # default 8787 is busy whenever another cluster runs, and Dask then warns
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 silence_logs=40,  # logging.ERROR
                 preload=["fedtheory.verify._dask_worker"],
             )
