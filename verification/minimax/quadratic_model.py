@@ -434,6 +434,19 @@ gmq_crossing_scaling = gmq_dichotomy_data.claim(
     bound=bounds.get("minimax.dichotomy.threshold"),
 )
 _LOCATION_R = [float(f"{r:.4g}") for r in np.geomspace(0.18, 0.4, 12)]
+GMQ_CROSSING = bounds.get("minimax.gmq.crossing")
+_LOCATION_N, _LOCATION_M = 100, 10
+# R* from the registered R*² (not typed in: a wrong registered formula must move the check)
+_LOCATION_EXPECTED = float(
+    np.sqrt(
+        GMQ_CROSSING.evaluate(
+            d=_GMQ["d"],
+            s2=_GMQ["noise"] ** 2,
+            n=_LOCATION_N,
+            N=_LOCATION_M * _LOCATION_N,
+        )
+    )
+)
 gmq_crossing_location = gmq_dichotomy_data.claim(
     id="minimax/dichotomy/gmq-crossing-location",
     statement=(
@@ -444,7 +457,9 @@ gmq_crossing_location = gmq_dichotomy_data.claim(
         # a fine grid around the crossing: interpolating log F − log P linearly in log R over
         # the coarse figure grid (steps of 34%) biases the location by 1–2%
         profile: Sweep(
-            grid={"n": [100], "R": _LOCATION_R}, fixed={**_GMQ, "m": 10}, replicates=reps
+            grid={"n": [_LOCATION_N], "R": _LOCATION_R},
+            fixed={**_GMQ, "m": _LOCATION_M},
+            replicates=reps,
         )
         for profile, reps in (("smoke", 512), ("quick", 1024))
     },
@@ -452,11 +467,11 @@ gmq_crossing_location = gmq_dichotomy_data.claim(
         "R",
         "plt",
         "fedavg",
-        expected=float(np.sqrt(8 * (1 / 100 - 1 / 1000))),
+        expected=_LOCATION_EXPECTED,
         factor=float(np.sqrt(1.05)),
         direction="a-below-b-after",
     ),
-    bound=bounds.get("minimax.gmq.crossing"),
+    bound=GMQ_CROSSING,
 )
 
 
