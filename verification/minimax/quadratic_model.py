@@ -276,8 +276,15 @@ outlier_ier = gmq_outlier.claim(
 )
 
 
+GMQ_WEIGHTED = bounds.get("minimax.gmq.fedavg.weighted")
+
+
 def weighting(params: dict[str, Any], seed: int) -> dict[str, float]:
-    """FedAvg's AER under fair weights 1/m and sample weights n_i/N, imbalanced n_i (V16)."""
+    """FedAvg's AER under fair weights 1/m and sample weights n_i/N, imbalanced n_i (V16).
+
+    The predictions are the registered E[AER_p] = ½(B_p ds² + R²_p) at R = 0 (R²_p = 0), with
+    B_p = Σ p_i²/n_i for each weighting; their ratio is the remark's (N/m²)Σ 1/n_i.
+    """
     m, d, s = int(params["m"]), int(params["d"]), float(params["noise"])
     counts = np.arange(1, m + 1) * int(params["n_unit"])
     fair = np.full(m, 1.0 / m)
@@ -285,11 +292,20 @@ def weighting(params: dict[str, Any], seed: int) -> dict[str, float]:
     aer_fair = float(fair @ instance.excess_risk(instance.global_erm(fair)))
     proportional = counts / counts.sum()
     aer_prop = float(proportional @ instance.excess_risk(instance.global_erm(proportional)))
+    predicted = {
+        name: float(
+            GMQ_WEIGHTED.evaluate(B_q=float(np.sum(p**2 / counts)), d=d, s2=s * s, R2_p=0.0)
+        )
+        for name, p in (("fair", fair), ("proportional", proportional))
+    }
     return {
         "aer_fair": aer_fair,
         "aer_proportional": aer_prop,
-        # remark after (11): at R = 0, AER_fair = ds²Σ(1/m)²/(2n_i) = (N/m²)Σ(1/n_i)·AER_prop
-        "aer_fair_predicted": float(fair @ gmq_expected_risk_fedavg(instance, fair)),
+        "aer_fair_predicted": predicted["fair"],
+        "aer_proportional_predicted": predicted["proportional"],
+        # remark after (11): at R = 0 fair weights cost the factor (N/m²)Σ1/n_i of the
+        # proportional risk — here applied to the proportional risk measured on the same data
+        "aer_fair_from_proportional": aer_prop * predicted["fair"] / predicted["proportional"],
     }
 
 
@@ -308,9 +324,33 @@ weights_claim = gmq_weighting.claim(
     source=Citation("minimax", "remark after eq. (11)"),
     statement=(
         "The bounds (9)–(10) are minimized by p_i = n_i/N: with imbalanced data at R = 0, fair "
-        "weights 1/m cost exactly the factor (N/m²)Σ 1/n_i ≥ 1 in AER."
+        "weights 1/m cost exactly the factor (N/m²)Σ 1/n_i ≥ 1 in AER over sample weights, "
+        "measured on the same datasets."
     ),
+    bound=GMQ_WEIGHTED,
+    criterion=Identity("aer_fair", "aer_fair_from_proportional", rtol=0.05, over="mean", x="m"),
+)
+fair_weights_risk = gmq_weighting.claim(
+    id="minimax/eq11/fair-weight-risk",
+    source=Citation("minimax", "Theorem 6, eq. (9), with fair weights (GM-Q, exact)"),
+    statement=(
+        "With fair weights 1/m on imbalanced GM-Q at R = 0, FedAvg's expected AER is "
+        "½ds²Σ(1/m)²/n_i."
+    ),
+    bound=GMQ_WEIGHTED,
     criterion=Identity("aer_fair", "aer_fair_predicted", rtol=0.05, over="mean", x="m"),
+)
+proportional_weights_risk = gmq_weighting.claim(
+    id="minimax/eq11/sample-weight-risk",
+    source=Citation("minimax", "Theorem 6, eq. (9), with sample weights (GM-Q, exact)"),
+    statement=(
+        "With sample weights n_i/N on imbalanced GM-Q at R = 0, FedAvg's expected AER is "
+        "ds²/(2N), the centralized risk."
+    ),
+    bound=GMQ_WEIGHTED,
+    criterion=Identity(
+        "aer_proportional", "aer_proportional_predicted", rtol=0.05, over="mean", x="m"
+    ),
 )
 
 
