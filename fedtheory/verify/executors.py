@@ -27,6 +27,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import ctypes
+import logging
 import math
 import multiprocessing
 import os
@@ -34,6 +35,7 @@ import signal
 import socket
 import struct
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
@@ -606,11 +608,21 @@ class DaskExecutor(Executor):
 
     def abort(self) -> list[dict[str, Any]]:
         in_flight = list(self._in_flight.values())
-        with contextlib.suppress(Exception):
-            self._client.cancel(list(self._in_flight), force=True)
+        futures = list(self._in_flight)
         self._in_flight.clear()
         self._aborted = True
-        self._kill_local_workers()
+        if self._cluster is not None:
+            # the in-process scheduler logs every comm its killed workers leave open, from its
+            # own thread and after the cluster is closed: an aborted cluster says nothing more
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+            self._kill_local_workers()  # our own workers: no need to ask the scheduler
+        else:
+            # a remote scheduler is asked to cancel, but never waited for more than a second
+            canceller = threading.Thread(
+                target=lambda: self._client.cancel(futures, force=True), daemon=True
+            )
+            canceller.start()
+            canceller.join(timeout=1.0)
         if self._spool is None:
             return []
         spool = self._spool.read()
