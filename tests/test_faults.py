@@ -121,20 +121,14 @@ def cli(*args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float
     )
 
 
+def verify_args(tmp: Path, *extra: str, claims: str = "claims") -> list[str]:
+    """``verify`` of the smoke profile with the test's own store and report folder."""
+    store, report = str(tmp / "s.sqlite"), str(tmp / "report")
+    return ["verify", claims, "--profile", "smoke", "--store", store, "--report", report, *extra]
+
+
 def run_verify(tmp: Path, *extra: str, claims: str = "claims", **kwargs):
-    return cli(
-        "verify",
-        claims,
-        "--profile",
-        "smoke",
-        "--store",
-        str(tmp / "s.sqlite"),
-        "--report",
-        str(tmp / "report"),
-        *extra,
-        cwd=tmp,
-        **kwargs,
-    )
+    return cli(*verify_args(tmp, *extra, claims=claims), cwd=tmp, **kwargs)
 
 
 def outcomes(report: Path) -> dict[str, str]:
@@ -385,18 +379,7 @@ def _wait_for(predicate, timeout: float) -> None:
 def _start(tmp: Path, *extra: str) -> subprocess.Popen[str]:
     (tmp / "tmp").mkdir(exist_ok=True)  # the run's spool folder goes there (TMPDIR)
     return subprocess.Popen(
-        [
-            *FEDTHEORY,
-            "verify",
-            "claims",
-            "--profile",
-            "smoke",
-            "--store",
-            str(tmp / "s.sqlite"),
-            "--report",
-            str(tmp / "report"),
-            *extra,
-        ],
+        [*FEDTHEORY, *verify_args(tmp, *extra)],
         cwd=tmp,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

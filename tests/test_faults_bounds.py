@@ -25,11 +25,10 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from click.testing import CliRunner, Result
+from test_cli import assert_one_line_error, run
 
 from fedtheory import bounds
 from fedtheory.bounds import _analysis
-from fedtheory.cli import cli
 from fedtheory.errors import FedTheoryError, ParameterError
 
 pytestmark = pytest.mark.faults
@@ -39,20 +38,6 @@ INEXACT = bounds.get("classic.inexact-gd")  # has the sequence e2
 THM3 = bounds.get("fedlrgd.thm3")  # order-upper: C*m*phi*(p/epsilon)**(3/4)
 FEDGD = bounds.get("fedlrgd.fedgd")
 GD_POINT = {"L": 10, "mu": 1, "T": 20, "Delta0": 1}
-
-
-def run(*args: str) -> Result:
-    runner = CliRunner(env={"FORCE_COLOR": None, "TTY_COMPATIBLE": None})
-    return runner.invoke(cli, list(args))
-
-
-def assert_one_line_error(result: Result) -> str:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    return lines[0]
 
 
 def gd_log10(L: float, mu: float, T: int, Delta0: float) -> mpmath.mpf:

@@ -187,6 +187,17 @@ def _exit_text(code: int | None) -> str:
     return f"exit status {code}"
 
 
+def _finished_replicates(
+    spool: Spool | None, tasks: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Outcomes (without error) holding what the spool says the cancelled ``tasks`` finished."""
+    if spool is None:
+        return []
+    contents = spool.read()
+    outcomes = [_outcome(task, contents.results(int(task["task"]))) for task in tasks]
+    return [o for o in outcomes if o["results"]]
+
+
 def _lost_task_outcome(
     task: Mapping[str, Any], spool: SpoolContents, why: str
 ) -> tuple[dict[str, Any], list[list[int]]]:
@@ -377,11 +388,7 @@ class LocalExecutor(Executor):
         for process in self._processes.values():
             process.join(timeout=1)
         self._pool = None
-        if self._spool is None:
-            return []
-        spool = self._spool.read()
-        outcomes = [_outcome(task, spool.results(int(task["task"]))) for task in in_flight]
-        return [o for o in outcomes if o["results"]]
+        return _finished_replicates(self._spool, in_flight)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -623,14 +630,17 @@ class DaskExecutor(Executor):
             )
             canceller.start()
             canceller.join(timeout=1.0)
-        if self._spool is None:
-            return []
-        spool = self._spool.read()
-        outcomes = [_outcome(task, spool.results(int(task["task"]))) for task in in_flight]
+        finished = _finished_replicates(self._spool, in_flight)
         self.close()
-        return [o for o in outcomes if o["results"]]
+        return finished
 
     def close(self) -> None:
+        if self._cluster is not None and not self._aborted:
+            # workers our cluster restarted after a death must finish starting: closing one
+            # in the middle of its start-up makes it print a traceback
+            with contextlib.suppress(Exception):
+                self._client.wait_for_workers(self.workers, timeout=10)
+                time.sleep(0.5)
         with contextlib.suppress(Exception):
             self._client.close(timeout=2)
         if self._cluster is not None:

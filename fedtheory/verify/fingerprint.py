@@ -217,11 +217,10 @@ def _dependencies(path: Path, source: bytes, package: str | None) -> dict[Path, 
             file, is_package = located
             if file in found or file == path or not _is_project_file(file):
                 continue
-            if file.suffix != ".py":  # an extension module: its bytes, no imports to follow
-                found[file] = file.read_bytes()
-                continue
             found[file] = file.read_bytes()
-            todo.append((found[file], name if is_package else name.rpartition(".")[0] or None))
+            if file.suffix == ".py":  # an extension module has no imports to follow
+                package = name if is_package else name.rpartition(".")[0] or None
+                todo.append((found[file], package))
     return found
 
 
