@@ -38,6 +38,7 @@ from fedtheory.bounds._expressions import (
     real_array,
 )
 from fedtheory.bounds._symbols import COMMON, Role, SymbolInfo, Vocabulary
+from fedtheory.bounds._usage import record
 from fedtheory.errors import ConditionError, FloatRangeError, ParameterError, format_assignment
 
 __all__ = [
@@ -169,6 +170,17 @@ class Bound:
         Where meanings and LaTeX names of the symbols are looked up; :data:`COMMON` by default.
     meanings
         Per-bound meanings overriding (or adding to) the vocabulary, by symbol name.
+    unjudged
+        Why no claim judges this bound on data, when none does: ``"metadata: ..."``, ``"used
+        only inside <id>"``, ... ``fedtheory catalog --coverage`` shows it, and the coverage
+        test fails for a bound that no claim evaluates and that gives no reason (order
+        statements have one by default), or that gives one while a claim does evaluate it.
+
+    Attributes
+    ----------
+    origin
+        The id of the registered bound this one comes from: its own id, or the id of the bound
+        a :meth:`subs` result was made from (what :mod:`fedtheory.bounds._usage` records).
 
     Raises
     ------
@@ -204,6 +216,7 @@ class Bound:
         quantity_latex: str | None = None,
         vocabulary: Vocabulary = COMMON,
         meanings: Mapping[str, str] | None = None,
+        unjudged: str | None = None,
     ) -> None:
         if not isinstance(id, str) or not _ID_PATTERN.match(id):
             raise ParameterError(
@@ -225,7 +238,13 @@ class Bound:
             raise ParameterError(
                 parameter="expr", value=expr, rule="must be a sympy expression (not a relation)"
             )
+        if unjudged is not None and (not isinstance(unjudged, str) or not unjudged.strip()):
+            raise ParameterError(
+                parameter="unjudged", value=unjudged, rule="must be a non-empty reason (str)"
+            )
         self.id = id
+        self.origin = id
+        self.unjudged = unjudged
         self.expr: sp.Expr = expr
         self.kind: Kind = kind
         self.status: Status = status
@@ -331,6 +350,24 @@ class Bound:
     def paper(self) -> str:
         """Key of the paper the bound belongs to (first component of the id)."""
         return self.id.split(".", 1)[0]
+
+    @property
+    def unjudged_reason(self) -> str | None:
+        """Why no claim judges this bound on data: the stated reason, or for an order
+        statement (unknown constant) a default one; ``None`` when none is given."""
+        if self.unjudged is not None:
+            return self.unjudged
+        if self.is_order:
+            return "order statement: an unknown constant, judged only through its rates"
+        return None
+
+    def _replace_expression(self, expr: sp.Expr) -> None:
+        """Swap the expression in place (mutation analysis): every holder of this object —
+        claim files, experiments, criteria — evaluates the new one. The symbols, hypotheses
+        and example stay those of the theorem."""
+        self.expr = expr
+        for cached in ("_numpy_function", "_mpmath_function", "_has_sums"):
+            self.__dict__.pop(cached, None)
 
     @property
     def is_order(self) -> bool:
@@ -561,6 +598,7 @@ class Bound:
                 value=check,
                 rule=f"must be True or False, got {type(check).__name__}",
             )
+        record(self.origin)
         arrays = self._convert(values, require_constants=True)
         shape = self._broadcast_shape(arrays)
         if check and self.hypotheses:
@@ -709,11 +747,13 @@ class Bound:
         which the bound approaches its limit), the handling of Min/Max regimes, and the fields
         of the returned :class:`~fedtheory.bounds._analysis.Exponent`.
         """
+        record(self.origin)
         return _analysis.exponent(self, var, at, keep=keep, method=method, **fixed)
 
     def local_exponent(self, var: str, at: float, **fixed: Any) -> float:
         """Local log-log slope d log B / d log ``var`` at ``var = at`` (others from ``fixed``
         or the example point). See :func:`fedtheory.bounds._analysis.local_exponent`."""
+        record(self.origin)
         return _analysis.local_exponent(self, var, at, **fixed)
 
     def crossover(self, other: Bound, var: str, **fixed: Any) -> list[Crossover]:
@@ -726,6 +766,8 @@ class Bound:
             raise ParameterError(
                 parameter="other", value=other, rule=f"must be a Bound, got {type(other).__name__}"
             )
+        record(self.origin)
+        record(other.origin)
         return _analysis.crossover(self, other, var, **fixed)
 
     # ------------------------------------------------------------------ transformations
@@ -743,6 +785,7 @@ class Bound:
         >>> sorted(b.parameters)
         ['Delta0', 'T']
         """
+        record(self.origin)
         substitutions: dict[Any, Any] = {}
         for name, value in values.items():
             info = self._info(name)
@@ -762,6 +805,8 @@ class Bound:
             hypotheses.append(Hypothesis(relation, hyp.note))
         new = Bound.__new__(Bound)
         new.id = f"{self.id}[{format_assignment(values)}]"
+        new.origin = self.origin
+        new.unjudged = self.unjudged
         new.expr = self.expr.subs(substitutions)
         new.kind = self.kind
         new.status = self.status

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -97,6 +97,42 @@ def _check_sweeps(sweeps: Any) -> dict[str, Sweep]:
     return dict(sweeps)
 
 
+def _check_uses(uses: Any) -> tuple[Bound, ...]:
+    if isinstance(uses, Bound):
+        uses = (uses,)
+    if isinstance(uses, (str, bytes)) or not isinstance(uses, Sequence):
+        raise ParameterError(
+            parameter="uses", value=repr(uses), rule="must be a sequence of Bound objects"
+        )
+    for item in uses:
+        if not isinstance(item, Bound):
+            raise ParameterError(
+                parameter="uses",
+                value=repr(item),
+                rule="every item must be a Bound (from fedtheory.bounds.get)",
+            )
+    return tuple(uses)
+
+
+def _bounds_in(value: Any, depth: int = 0) -> Iterator[Bound]:
+    """The bounds a criterion holds, in attribute order (criteria nest a few levels)."""
+    if isinstance(value, Bound):
+        yield value
+    elif depth > 4:
+        return
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _bounds_in(item, depth + 1)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _bounds_in(item, depth + 1)
+    elif type(value).__module__.startswith("fedtheory.verify.criteria") and hasattr(
+        value, "__dict__"
+    ):
+        for item in vars(value).values():
+            yield from _bounds_in(item, depth + 1)
+
+
 def _sweep_of(sweeps: Mapping[str, Sweep], profile: str) -> Sweep:
     """The sweep of a profile (``full`` falls back to ``quick``)."""
     if profile not in PROFILES:
@@ -133,6 +169,11 @@ class Measurement:
     notes
         What every claim of the measurement should say (set-up, chosen defaults, departures
         from the paper); a claim's own notes follow them.
+    uses
+        The registered bounds the experiment evaluates (e.g. to set a step size or a sample
+        size from a theorem). The runner refuses a replicate whose experiment evaluates a
+        bound not listed here, so ``fedtheory catalog --coverage`` and ``fedtheory mutate``
+        know every bound the data depends on.
 
     Examples
     --------
@@ -167,6 +208,7 @@ class Measurement:
     experiment: Experiment
     sweeps: Mapping[str, Sweep] | None = field(repr=False)
     notes: str = ""
+    uses: tuple[Bound, ...] = ()
 
     def __init__(
         self,
@@ -175,6 +217,7 @@ class Measurement:
         experiment: Experiment,
         sweeps: Mapping[str, Sweep] | None = None,
         notes: str = "",
+        uses: Sequence[Bound] = (),
     ) -> None:
         object.__setattr__(self, "id", _check_id(id, "id"))
         object.__setattr__(self, "experiment", _check_experiment(experiment))
@@ -182,6 +225,12 @@ class Measurement:
         if not isinstance(notes, str):
             raise ParameterError(parameter="notes", value=notes, rule="must be a str")
         object.__setattr__(self, "notes", notes)
+        object.__setattr__(self, "uses", _check_uses(uses))
+
+    @property
+    def bounds(self) -> tuple[str, ...]:
+        """Ids of the registered bounds the experiment evaluates (``uses``)."""
+        return tuple(dict.fromkeys(b.origin for b in self.uses))
 
     @property
     def paper(self) -> str:
@@ -215,6 +264,7 @@ class Measurement:
         sweeps: Mapping[str, Sweep] | None = None,
         expect: Expectation = "holds",
         notes: str = "",
+        uses: Sequence[Bound] = (),
     ) -> Claim:
         """A claim judged on this measurement: ``Claim(measurement=self, ...)``.
 
@@ -233,6 +283,7 @@ class Measurement:
             sweeps=sweeps,
             expect=expect,
             notes=notes,
+            uses=uses,
         )
 
 
@@ -272,6 +323,12 @@ class Claim:
     notes
         Anything a reader should know: chosen defaults, departures from the paper. They follow
         the measurement's notes in the report.
+    uses
+        Registered bounds the claim file evaluates to build this claim — an expected exponent
+        or value computed at import (``RateExponent(..., expected=B.exponent("n").power)``).
+        The bounds a criterion holds are found by themselves, and those the experiment
+        evaluates are the measurement's ``uses`` (or, for a claim alone on its data, these).
+        Loading a claim file that evaluates a bound none of its claims declares is refused.
 
     Raises
     ------
@@ -291,6 +348,7 @@ class Claim:
     bound: Bound | None = None
     expect: Expectation = "holds"
     notes: str = ""
+    uses: tuple[Bound, ...] = ()
 
     def __init__(
         self,
@@ -305,8 +363,10 @@ class Claim:
         sweeps: Mapping[str, Sweep] | None = None,
         expect: Expectation = "holds",
         notes: str = "",
+        uses: Sequence[Bound] = (),
     ) -> None:
         _check_id(id, "id")
+        uses = _check_uses(uses)
         paper = id.split("/")[0]
         if bound is not None and not isinstance(bound, Bound):
             raise ParameterError(parameter="bound", value=bound, rule="must be a Bound")
@@ -339,7 +399,7 @@ class Claim:
                 raise ParameterError(
                     parameter="sweeps", value=None, rule="experiment= needs sweeps= as well"
                 )
-            measurement = Measurement(id=id, experiment=experiment, sweeps=sweeps)
+            measurement = Measurement(id=id, experiment=experiment, sweeps=sweeps, uses=uses)
             assert measurement.sweeps is not None
             sweeps = measurement.sweeps
         else:
@@ -391,8 +451,19 @@ class Claim:
             ("bound", bound),
             ("expect", expect),
             ("notes", notes),
+            ("uses", uses),
         ):
             object.__setattr__(self, name, value)
+
+    @property
+    def bounds(self) -> tuple[str, ...]:
+        """Ids of the registered bounds this claim evaluates on data, in a fixed order: those
+        its criterion holds, its own ``uses`` and its measurement's (the bound merely cited by
+        ``bound=`` is not among them unless one of those evaluates it)."""
+        found = [b.origin for b in _bounds_in(self.criterion)]
+        found += [b.origin for b in self.uses]
+        found += list(self.measurement.bounds)
+        return tuple(dict.fromkeys(found))
 
     @property
     def paper(self) -> str:
@@ -432,6 +503,7 @@ class Claim:
             "profiles": {p: self.sweep(p).to_dict() for p in PROFILES},
             "notes": self.all_notes,
             "measures": self.measurement.id,
+            "judges": list(self.bounds),
         }
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from fedtheory.bounds import mutation
+from fedtheory.bounds._usage import recording
 from fedtheory.errors import FedTheoryError, ParameterError, StaleCodeError
 from fedtheory.verify.claim import Claim
 from fedtheory.verify.fingerprint import (
@@ -49,8 +51,14 @@ __all__ = [
 #: Where ``fedtheory verify`` looks for claims when no path is given.
 DEFAULT_PATH = Path("verification")
 
-# claim files loaded by this process: the module and the fingerprint of the code it ran
-_MODULES: dict[Path, tuple[ModuleType, CodeFingerprint]] = {}
+# claim files loaded by this process: the module, the fingerprint of the code it ran and the
+# mutant (fedtheory.bounds.mutation) planted while it ran, if any
+_MODULES: dict[Path, tuple[ModuleType, CodeFingerprint, str | None]] = {}
+
+
+def _planted() -> str | None:
+    mutant = mutation.active()
+    return None if mutant is None else mutant.id
 
 
 @dataclass(frozen=True)
@@ -87,7 +95,9 @@ def _exec(path: Path) -> tuple[ModuleType, bytes]:
     sys.modules[name] = module
     try:
         code = compile(source, str(path), "exec", dont_inherit=True)
-        exec(code, module.__dict__)
+        with recording() as used:
+            exec(code, module.__dict__)
+        _check_declared(path, module, used)
     except FedTheoryError as exc:
         sys.modules.pop(name, None)
         raise ParameterError(f"{path}: malformed claim file: {exc}") from None
@@ -103,6 +113,24 @@ def _exec(path: Path) -> tuple[ModuleType, bytes]:
             f"{path}: cannot load claim file{line}: {type(exc).__name__}: {exc}"
         ) from None
     return module, source
+
+
+def _check_declared(path: Path, module: ModuleType, used: set[str]) -> None:
+    """Refuse a claim file that evaluates, while loading, a bound none of its claims declares.
+
+    Such a bound shapes a claim (an expected value, a grid) without the claim saying so:
+    ``fedtheory catalog --coverage`` would not list it and ``fedtheory mutate`` would not run
+    the claim when it mutates that bound.
+    """
+    declared: set[str] = set()
+    for claim in _claims_in(module):
+        declared.update(claim.bounds)
+    undeclared = sorted(used - declared)
+    if undeclared:
+        raise ParameterError(
+            f"evaluates {', '.join(undeclared)} while loading, but no claim of the file "
+            "declares it: give the claim that depends on it uses=[bounds.get(...)]"
+        )
 
 
 def _claims_in(module: ModuleType) -> list[Claim]:
@@ -141,19 +169,20 @@ def _load(path: Path) -> tuple[ModuleType, CodeFingerprint]:
 
     A file loaded before is reused only when its fingerprint on disk is still the one it was
     loaded with; otherwise the changed project modules are forgotten and the file is executed
-    again. (The installed fedtheory is never reloaded: a process runs the library it imported,
-    and its fingerprint is the one taken then.)
+    again. A file loaded under another planted mutant (or none) is executed again too: what it
+    computed at import came from another registry. (The installed fedtheory is never reloaded:
+    a process runs the library it imported, and its fingerprint is the one taken then.)
     """
     cached = _MODULES.get(path)
     if cached is not None:
         on_disk = code_fingerprint(path, also=_experiment_files(cached[0]))
-        if on_disk == cached[1]:
-            return cached
+        if on_disk == cached[1] and cached[2] == _planted():
+            return cached[0], cached[1]
         _forget_changed(cached[1], on_disk)
     module, source = _exec(path)
-    loaded = (module, code_fingerprint(path, source, also=_experiment_files(module)))
-    _MODULES[path] = loaded
-    return loaded
+    fingerprint = code_fingerprint(path, source, also=_experiment_files(module))
+    _MODULES[path] = (module, fingerprint, _planted())
+    return module, fingerprint
 
 
 def fingerprint(source_file: str | Path) -> str:
@@ -204,11 +233,12 @@ def claim_for_task(path: str | Path, claim_id: str, expected: CodeFingerprint) -
     """
     path = Path(path).resolve()
     cached = _MODULES.get(path)
-    if cached is None or cached[1] != expected:
+    if cached is not None and cached[1] == expected and cached[2] == _planted():
+        module, code = cached[0], cached[1]
+    else:
         if not path.is_file():
             raise ParameterError(parameter="path", value=str(path), rule="no such claim file")
-        cached = _load(path)
-    module, code = cached
+        module, code = _load(path)
     if code != expected:
         differing = code.differences(expected)
         names = ", ".join(

@@ -43,8 +43,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from fedtheory.bounds import mutation
+from fedtheory.bounds._usage import recording
 from fedtheory.errors import ParameterError
 from fedtheory.verify._spool import Spool, SpoolContents, spool_begin, spool_replicate
+from fedtheory.verify.claim import Claim
 from fedtheory.verify.discovery import claim_for_task
 from fedtheory.verify.fingerprint import CodeFingerprint
 
@@ -126,6 +129,17 @@ def _outcome(
     }
 
 
+def _check_uses(claim: Claim, used: set[str]) -> None:
+    """Refuse data from an experiment that evaluated a bound its measurement does not declare."""
+    undeclared = sorted(used - set(claim.measurement.bounds))
+    if undeclared:
+        raise ParameterError(
+            f"the experiment {claim.experiment.__qualname__} evaluated {', '.join(undeclared)}, "
+            f"which its measurement {claim.measurement.id!r} does not declare: add "
+            "uses=[bounds.get(...)] to it (coverage and mutation analysis depend on it)"
+        )
+
+
 def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
     """Run one task: the experiment at one point for a block of replicates.
 
@@ -133,7 +147,9 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
     "seconds"}], "error": None | "<Type>: <message>", "failed": None | [replicate, seed]}``.
     Anything the experiment raises — ``SystemExit`` included — stops the block and becomes the
     error; replicates finished before it are returned (and stored). A worker whose code is not
-    the task's fingerprint refuses the task (the error names the files that differ).
+    the task's fingerprint refuses the task (the error names the files that differ). A task
+    with a ``"mutant"`` (``Mutant.to_dict()``) runs with that mutant planted in the registry;
+    an experiment that evaluates a bound its measurement does not declare (``uses=``) fails.
     """
     results: list[dict[str, Any]] = []
     error = None
@@ -142,23 +158,28 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
     index = int(task.get("task", -1))
     try:
         spool_begin(spool, index)
-        claim = claim_for_task(
-            task["file"], task["claim"], CodeFingerprint.from_mapping(task["code"])
-        )
-        for replicate, seed in task["replicates"]:
-            failed = [int(replicate), int(seed)]
-            start = time.perf_counter()
-            raw = claim.experiment(dict(task["params"]), int(seed))
-            seconds = time.perf_counter() - start
-            result = {
-                "replicate": int(replicate),
-                "seed": int(seed),
-                "outputs": _clean_outputs(raw),
-                "seconds": seconds,
-            }
-            results.append(result)
-            spool_replicate(spool, index, result)
-            failed = None
+        with contextlib.ExitStack() as planted:
+            if task.get("mutant"):
+                planted.enter_context(mutation.applied(mutation.mutant_from_dict(task["mutant"])))
+            claim = claim_for_task(
+                task["file"], task["claim"], CodeFingerprint.from_mapping(task["code"])
+            )
+            for replicate, seed in task["replicates"]:
+                failed = [int(replicate), int(seed)]
+                start = time.perf_counter()
+                with recording() as used:
+                    raw = claim.experiment(dict(task["params"]), int(seed))
+                seconds = time.perf_counter() - start
+                _check_uses(claim, used)
+                result = {
+                    "replicate": int(replicate),
+                    "seed": int(seed),
+                    "outputs": _clean_outputs(raw),
+                    "seconds": seconds,
+                }
+                results.append(result)
+                spool_replicate(spool, index, result)
+                failed = None
     except BaseException as exc:  # SystemExit and friends: an error of this task, never an exit
         error = _describe(exc)
         if failed is None and task["replicates"] and not results:

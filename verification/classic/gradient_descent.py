@@ -143,6 +143,7 @@ inexact_gd_measured = Claim(
     ),
     bound=bounds.get("classic.inexact-gd"),
     experiment=inexact_gd_gap,
+    uses=[bounds.get("classic.inexact-gd")],
     sweeps={
         "smoke": Sweep(
             grid={"S": [5, 20], "decay": [0.9]},

@@ -128,6 +128,7 @@ _V1_NOTE = (
 thm1_constant_chain_draws = Measurement(
     id="fedlrgd/thm1/constant-chain-draws",
     experiment=thm1_chain,
+    uses=[THM1],
     sweeps=_V1,
     notes=_V1_NOTE,
 )
@@ -155,6 +156,7 @@ thm1_power_claim = Claim(
         "Negative control (guide V1 'power'): the chain also holds with K's factor 4^η deleted."
     ),
     experiment=thm1_chain,
+    uses=[THM1],
     sweeps={
         "smoke": Sweep(grid={"d": [8]}, fixed={"eta_min": 20.0, "decades": 1.0}, replicates=10),
         "quick": Sweep(grid={"d": [7, 8]}, fixed={"eta_min": 20.0, "decades": 1.0}, replicates=20),
@@ -246,6 +248,7 @@ _V9_NOTE = (
 thm2_random_draws = Measurement(
     id="fedlrgd/thm2/random-draws",
     experiment=thm2_draw,
+    uses=[RANK, ITERATIONS],
     sweeps=_V9,
     notes=_V9_NOTE,
 )
@@ -781,6 +784,7 @@ _V15_NOTE = (
 prop1_scaling_path = Measurement(
     id="fedlrgd/prop1/scaling-path",
     experiment=prop1_path,
+    uses=[FEDGD, GAMMA_LRGD, ITERATIONS, RANK, FEDAVE_LOWER, FEDAVE_UPPER],
     sweeps=_V15,
     notes=_V15_NOTE,
 )

@@ -220,6 +220,7 @@ lemma2_measured = Claim(
     ),
     bound=_LEMMA2,
     experiment=lemma2_fedlrgd,
+    uses=[_LEMMA2],
     sweeps={
         "smoke": Sweep(
             grid={"r": [2, 8], "S": [10, 50]}, fixed={**_LVMA, "p": 2, "step_factor": 1.0}
@@ -245,6 +246,7 @@ lemma2_step_control = Claim(
     ),
     bound=_LEMMA2,
     experiment=lemma2_fedlrgd,
+    uses=[_LEMMA2],
     sweeps={
         "smoke": Sweep(grid={"r": [8, 12], "S": [50]}, fixed={**_LVMA, "p": 2, "step_factor": 0.2}),
         "quick": Sweep(

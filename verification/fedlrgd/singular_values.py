@@ -205,6 +205,7 @@ _WINDOW_NOTE = (
 thm1_tail_energy = Measurement(
     id="fedlrgd/thm1/tail-energy",
     experiment=singular_decay,
+    uses=[THM1, THM1_CONSTANT, THM1_RMIN],
     sweeps=V3_SWEEPS,
 )
 tail_bound = thm1_tail_energy.claim(
@@ -303,6 +304,7 @@ def _control(d: int, eta: float, n: int, reps: int) -> Sweep:
 thm1_indicator_control = Measurement(
     id="fedlrgd/thm1/indicator-control",
     experiment=singular_decay,
+    uses=[THM1],
     notes=_CONTROL_NOTE,
 )
 indicator_d1 = thm1_indicator_control.claim(
@@ -489,9 +491,9 @@ _V5_MODELS = (
 def _v5_points(rs: tuple[int, ...], *, above_rmin: bool, models: tuple = _V5_MODELS) -> list:
     points = []
     for family, d, eta in models:
-        rmin = float(THM1_RMIN.evaluate(eta=eta, d=d))
+        rmin = float(THM1_RMIN.evaluate(eta=eta, d=d)) if above_rmin else 0.0
         for r in rs:
-            if not above_rmin or r - 1 >= rmin:
+            if r - 1 >= rmin:
                 points.append({"family": family, "d": d, "eta": eta, "r": r})
     return points
 
@@ -520,6 +522,7 @@ sigma_min_bound = d1_sampled_conditioning.claim(
     criterion=LowerBoundHolds(
         "inverse_norm_over_r", CONDITIONING, x="r", over="every", bound_args={"alpha": 1.0}
     ),
+    uses=[THM1_RMIN],
     notes="A failure would be a bug: this is a consequence of a correct theorem.",
 )
 _M52 = (("lvm-m", 1, 5.0),)

@@ -55,6 +55,7 @@ _MIDDLE = {
 thm11_middle_regime = Measurement(
     id="minimax/thm11/middle-regime",
     experiment=middle_regime,
+    uses=[THM11, TUNED],
     sweeps=_MIDDLE,
 )
 middle_printed = thm11_middle_regime.claim(

@@ -248,6 +248,7 @@ crossing_location = gml_crossing.claim(
         direction="a-below-b-after",
     ),
     bound=FISHER,
+    uses=[FISHER],
     notes="Tolerance 15% on R*² at n ≥ 160d (guide V6), frozen before the first run.",
 )
 

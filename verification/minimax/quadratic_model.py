@@ -51,6 +51,10 @@ from fedtheory.verify import (
 _GMQ = {"d": 8, "noise": 1.0}
 GMQ_FEDAVG = bounds.get("minimax.gmq.fedavg")
 GMQ_FEDPROX = bounds.get("minimax.gmq.fedprox")
+GMQ_TUNED = bounds.get("minimax.gmq.fedprox.tuned")
+GMQ_PLT = bounds.get("minimax.gmq.plt")
+GMQ_CROSSING = bounds.get("minimax.gmq.crossing")
+GMQ_WEIGHTED = bounds.get("minimax.gmq.fedavg.weighted")
 
 
 def _exact(m: int, n: int, d: int, R: float, s: float, lam: float) -> dict[str, float]:
@@ -121,6 +125,7 @@ _V1_NOTE = (
 gmq_estimator_risks = Measurement(
     id="minimax/gmq/estimators",
     experiment=gmq_estimators,
+    uses=[GMQ_FEDAVG, GMQ_FEDPROX, GMQ_TUNED, GMQ_PLT, GMQ_CROSSING],
     sweeps=_V1,
     notes=_V1_NOTE,
 )
@@ -190,6 +195,7 @@ _ENVELOPE_NOTE = (
 gmq_exact_risks_data = Measurement(
     id="minimax/gmq/exact-risks",
     experiment=gmq_exact_risks,
+    uses=[GMQ_FEDAVG, GMQ_TUNED, GMQ_PLT, GMQ_CROSSING],
     sweeps=_ENVELOPE,
     notes=_ENVELOPE_NOTE,
 )
@@ -276,9 +282,6 @@ outlier_ier = gmq_outlier.claim(
 )
 
 
-GMQ_WEIGHTED = bounds.get("minimax.gmq.fedavg.weighted")
-
-
 def weighting(params: dict[str, Any], seed: int) -> dict[str, float]:
     """FedAvg's AER under fair weights 1/m and sample weights n_i/N, imbalanced n_i (V16).
 
@@ -312,6 +315,7 @@ def weighting(params: dict[str, Any], seed: int) -> dict[str, float]:
 gmq_weighting = Measurement(
     id="minimax/gmq/weighting",
     experiment=weighting,
+    uses=[GMQ_WEIGHTED],
     sweeps={
         "smoke": Sweep(grid={"m": [4]}, fixed={**_GMQ, "n_unit": 10}, replicates=1500),
         "quick": Sweep(
@@ -380,6 +384,7 @@ def held_out_selection(params: dict[str, Any], seed: int) -> dict[str, float]:
 gmq_validation = Measurement(
     id="minimax/gmq/validation",
     experiment=held_out_selection,
+    uses=[GMQ_FEDAVG, GMQ_TUNED, GMQ_PLT],
     sweeps={
         "smoke": Sweep(
             grid={"R": [0.05, 0.3, 2.0]},
@@ -459,6 +464,7 @@ DICHOTOMY_SWEEPS = {
 gmq_dichotomy_data = Measurement(
     id="minimax/gmq/dichotomy",
     experiment=gmq_dichotomy,
+    uses=[GMQ_CROSSING],
 )
 gmq_crossing_scaling = gmq_dichotomy_data.claim(
     id="minimax/dichotomy/gmq-crossing-scales-like-sqrt-m-over-n",
@@ -474,7 +480,6 @@ gmq_crossing_scaling = gmq_dichotomy_data.claim(
     bound=bounds.get("minimax.dichotomy.threshold"),
 )
 _LOCATION_R = [float(f"{r:.4g}") for r in np.geomspace(0.18, 0.4, 12)]
-GMQ_CROSSING = bounds.get("minimax.gmq.crossing")
 _LOCATION_N, _LOCATION_M = 100, 10
 # R* from the registered R*² (not typed in: a wrong registered formula must move the check)
 _LOCATION_EXPECTED = float(
@@ -512,6 +517,7 @@ gmq_crossing_location = gmq_dichotomy_data.claim(
         direction="a-below-b-after",
     ),
     bound=GMQ_CROSSING,
+    uses=[GMQ_CROSSING],
 )
 
 # V6 in m: at fixed N the threshold R*² = ds²(1/n − 1/N) = ds²(m − 1)/N grows with m (m/N,
@@ -564,6 +570,7 @@ gmq_crossing_in_m = Claim(
         direction="a-below-b-after",
     ),
     bound=GMQ_CROSSING,
+    uses=[GMQ_CROSSING],
 )
 
 # ----------------------------------------------------------------- federated stability (V8)
