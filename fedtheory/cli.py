@@ -654,12 +654,26 @@ def verify_command(
 @cli.command("catalog")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
-def catalog_command(paths: tuple[str, ...], pattern: str | None) -> None:
+@click.option(
+    "--coverage",
+    is_flag=True,
+    help="Per paper, every registered bound with the claims that judge it on data "
+    "(exit 1 when a bound is judged by none and gives no reason).",
+)
+@click.option("--paper", metavar="KEY", default=None, help="With --coverage: only this paper.")
+def catalog_command(
+    paths: tuple[str, ...], pattern: str | None, coverage: bool, paper: str | None
+) -> None:
     """List the claims under PATHS (default ./verification) without running them."""
     from fedtheory.verify.discovery import discover, select
 
+    if paper is not None and not coverage:
+        _fail("--paper: only meaningful with --coverage")
     loaded = select(discover(list(paths)), pattern)
     console = _console()
+    if coverage:
+        _print_coverage(loaded, paper, console)
+        return
     table = Table(title=f"{len(loaded)} claims", title_justify="left")
     # ids are what users copy into --claims: never wrap them, let the other columns fold
     longest = max((len(item.claim.id) for item in loaded), default=5)
@@ -677,6 +691,47 @@ def catalog_command(paths: tuple[str, ...], pattern: str | None) -> None:
         )
     console.print(table)
     console.print("profiles: points × replicates per point")
+
+
+def _print_coverage(loaded: Sequence[Any], paper: str | None, console: Console) -> None:
+    from fedtheory.bounds import PAPERS
+    from fedtheory.verify.coverage import coverage
+
+    if paper is not None and paper not in PAPERS:
+        _fail(f"--paper={paper}: unknown paper key (known: {', '.join(sorted(PAPERS))})")
+    rows = coverage(loaded, paper)
+    style = {"judged": "green", "reason": "yellow", "unexercised": "red", "stale-reason": "red"}
+    for key in sorted({r.bound.paper for r in rows}):
+        mine = [r for r in rows if r.bound.paper == key]
+        table = Table(title=f"{key}: {len(mine)} bounds", title_justify="left")
+        longest = max(len(r.bound.id) for r in mine)
+        table.add_column("bound", no_wrap=True, min_width=longest)
+        table.add_column("kind")
+        table.add_column("judged by (claims that evaluate it on data) — or why none", ratio=1)
+        for row in mine:
+            if row.judged_by:
+                shown = ", ".join(row.judged_by[:4])
+                more = len(row.judged_by) - 4
+                text = Text(f"{len(row.judged_by)}: {shown}" + (f", +{more}" if more > 0 else ""))
+                if row.status == "stale-reason":
+                    text.append(f"  (stale reason: {row.reason})", style="red")
+            elif row.reason is not None:
+                text = Text(f"none — {row.reason}", style=style["reason"])
+            else:
+                cited = (
+                    f" (cited, not evaluated, by {', '.join(row.cited_by)})" if row.cited_by else ""
+                )
+                text = Text(f"none, and no reason given{cited}", style=style["unexercised"])
+            table.add_row(row.bound.id, row.bound.kind, text)
+        console.print(table)
+    counts = {s: sum(r.status == s for r in rows) for s in style}
+    console.print(
+        f"{len(rows)} bounds: {counts['judged']} judged on data, {counts['reason']} unjudged with "
+        f"a reason, {counts['unexercised']} unexercised without a reason, "
+        f"{counts['stale-reason']} judged although a reason says otherwise"
+    )
+    if not all(r.ok for r in rows):
+        raise SystemExit(1)
 
 
 @cli.group("results", cls=FedTheoryGroup)

@@ -245,7 +245,7 @@ class Bound:
         self.id = id
         self.origin = id
         self.unjudged = unjudged
-        self.expr: sp.Expr = expr
+        self._expr: sp.Expr = expr
         self.kind: Kind = kind
         self.status: Status = status
         self.source = source
@@ -361,11 +361,18 @@ class Bound:
             return "order statement: an unknown constant, judged only through its rates"
         return None
 
+    @property
+    def expr(self) -> sp.Expr:
+        """The right-hand side (reading it counts as evaluating the bound, see
+        :mod:`fedtheory.bounds._usage`)."""
+        record(self.origin)
+        return self._expr
+
     def _replace_expression(self, expr: sp.Expr) -> None:
         """Swap the expression in place (mutation analysis): every holder of this object —
         claim files, experiments, criteria — evaluates the new one. The symbols, hypotheses
         and example stay those of the theorem."""
-        self.expr = expr
+        self._expr = expr
         for cached in ("_numpy_function", "_mpmath_function", "_has_sums"):
             self.__dict__.pop(cached, None)
 
@@ -807,7 +814,7 @@ class Bound:
         new.id = f"{self.id}[{format_assignment(values)}]"
         new.origin = self.origin
         new.unjudged = self.unjudged
-        new.expr = self.expr.subs(substitutions)
+        new._expr = self.expr.subs(substitutions)
         new.kind = self.kind
         new.status = self.status
         new.source = self.source

@@ -576,6 +576,11 @@ register(
             "D0": 1,
             "sigma2": 1,
         },
+        unjudged=(
+            "used only inside the FedAve oracle complexity (Theorem 3, judged through "
+            "fedlrgd.thm3.lower/.upper and its exponent): the catalog runs no local-SGD FedAve "
+            "whose optimality gap it could bound"
+        ),
     )
 )
 

@@ -408,6 +408,11 @@ register(
         ),
         hypotheses=[_p_i_stability, _p_i_weight, _mu_le_beta],
         example={"beta": 1, "mu": 0.5, "ell_inf": 1, "p_i": 0.1, "n_i": 100},
+        unjudged=(
+            "used only through minimax.thm6.stability: the step from the parameter bound to "
+            "the loss needs a bounded loss, which GM-Q (the model whose replace-one "
+            "experiment judges minimax.thm6.stability) does not have"
+        ),
     )
 )
 
@@ -908,6 +913,10 @@ register(
         ),
         hypotheses=[_mu_le_beta],
         example={**_OPT_EXAMPLE, "tau": 0},
+        unjudged=(
+            "a hypothesis of Lemma 15 (how many local steps its proof needs), not a prediction "
+            "about data; the Algorithm 2 claims run with fixed local steps"
+        ),
     )
 )
 

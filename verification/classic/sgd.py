@@ -57,15 +57,21 @@ _RATE_SWEEPS = {
     ),
 }
 
+_DISTANCE = bounds.get("classic.sgd.strongly-convex.distance")
 sgd_rate = Claim(
     id="classic/sgd/rate",
     statement="The expected squared distance of SGD with steps 1/(μt) decays like 1/T.",
-    bound=bounds.get("classic.sgd.strongly-convex.distance"),
+    bound=_DISTANCE,
     experiment=sgd_last_iterate,
     sweeps=_RATE_SWEEPS,
     criterion=RateExponent(
-        "T", "dist2", expected=-1, band=0.1, alternatives={"1/√T (convex rate)": -0.5}
+        "T",
+        "dist2",
+        expected=float(_DISTANCE.exponent("T").power),
+        band=0.1,
+        alternatives={"1/√T (convex rate)": -0.5},
     ),
+    uses=[_DISTANCE],
 )
 
 sgd_distance_bound = Claim(

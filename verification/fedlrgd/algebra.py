@@ -23,10 +23,12 @@ a one-dimensional minimization, Theorem 1's proof chain.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 import numpy as np
+import sympy as sp
 from scipy import optimize, stats
 
 from fedtheory import bounds
@@ -172,18 +174,24 @@ thm1_power_claim = Claim(
 
 
 # ============================================================================ V9, V10, D1: Thm 2
+@functools.cache
+def _log_sufficient_rank_function() -> Any:
+    """log of ``fedlrgd.thm2.sufficient-rank`` as a function of (L2, η, d, α, log r).
+
+    Built from the registered expression with r = e^{log r} (r may exceed float64), so a
+    wrong registered formula moves the check.
+    """
+    log_r = sp.Symbol("log_r", real=True)
+    symbols = SUFFICIENT.symbols
+    expr = SUFFICIENT.expr.subs(symbols["r"], sp.exp(log_r))
+    log_expr = sp.expand_log(sp.log(expr), force=True)
+    arguments = [symbols[name] for name in ("L2", "eta", "d", "alpha")] + [log_r]
+    return sp.lambdify(arguments, log_expr, "math")
+
+
 def _log_sufficient_rank(L2: float, eta: float, d: int, alpha: float, log_r: float) -> float:
     """log of ``fedlrgd.thm2.sufficient-rank`` at r = e^{log_r} (r may exceed float64)."""
-    return (
-        math.log(L2)
-        + math.log(eta)
-        + eta * math.log(2.0)
-        + eta * (d + 1) / d
-        + eta / (2 * d) * math.log(d)
-        + eta * math.log(eta + d)
-        - eta * math.log(eta - 1)
-        - (eta / d - 2 * alpha - 2) * log_r
-    )
+    return float(_log_sufficient_rank_function()(L2, eta, d, alpha, log_r))
 
 
 def thm2_draw(params: dict[str, Any], seed: int) -> dict[str, float]:
@@ -248,7 +256,7 @@ _V9_NOTE = (
 thm2_random_draws = Measurement(
     id="fedlrgd/thm2/random-draws",
     experiment=thm2_draw,
-    uses=[RANK, ITERATIONS],
+    uses=[RANK, ITERATIONS, SUFFICIENT],
     sweeps=_V9,
     notes=_V9_NOTE,
 )
@@ -497,6 +505,9 @@ def fedave_path(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 
 _EPS_INV = [10.0**k for k in range(0, 17)]
+FEDAVE = bounds.get("fedlrgd.thm3")
+#: Theorem 3's power of 1/ε' (3/4): minus the bound's exponent in ε' as ε' → 0
+_FEDAVE_POWER = -float(FEDAVE.exponent("epsilon", at=0).power)
 fedave_exponent = Claim(
     id="fedlrgd/thm3/exponent-three-quarters",
     statement=(
@@ -517,12 +528,13 @@ fedave_exponent = Claim(
     criterion=RateExponent(
         "eps_inv",
         "gamma_exact",
-        expected=0.75,
+        expected=_FEDAVE_POWER,
         band=0.01,
         x_min=1e8,
         alternatives={"1/2 (the m√(C/ε') term)": 0.5, "1 (no local steps)": 1.0},
     ),
-    bound=bounds.get("fedlrgd.thm3"),
+    bound=FEDAVE,
+    uses=[FEDAVE],
     notes=(
         "φ = 100 ≥ 40 (88), τ = 1, C = 1; one deterministic point per ε'. The fit uses "
         "ε' ≤ 1e-8, where the 3m√(C/ε') part of min g is negligible against φτm(C/ε')^{3/4}."
@@ -773,7 +785,15 @@ _V15 = {
     "smoke": Sweep(points=_path_points(4), fixed=PATH),
     "quick": Sweep(points=_path_points(1), fixed=PATH),
 }
-_PRED = 1 / (2 * PATH["c1"])
+PROP1_RANK_EXPONENT = bounds.get("fedlrgd.prop1.rank-exponent")
+#: the exponent of r(47) in p/ε along the path, 1/(2c1), from the registry
+_PRED = float(
+    PROP1_RANK_EXPONENT.evaluate(
+        alpha=PATH["alpha"], c1=PATH["c1"], d=1, eta=PATH["c1"] + 2 * PATH["alpha"] + 2
+    )
+)
+#: the paper's Proposition 1 exponent of the ratio in p/ε, ξ − 3/4 (minus its power of ε)
+_PAPER_RATIO = -float(PROP1_RATIO.exponent("epsilon", at=0, xi=PATH["xi"]).power)
 _V15_NOTE = (
     "Proposition 1's regime with explicit constants: ξ = 1/2, c1 = 2/ξ = 4, α = 1, η = "
     "(c1 + 2α + 2)d = 8d, β = 1/2 (ε = p·n^{−β}, n = ms + r), p = 1, s = 100, φ = 50 "
@@ -798,12 +818,13 @@ ratio_exponent = prop1_scaling_path.claim(
     criterion=RateExponent(
         "p_over_eps",
         "ratio_lrgd_ave",
-        expected=_PRED - 0.75,
+        expected=_PRED - _FEDAVE_POWER,
         band=0.02,
         x_min=1e8,
-        alternatives={"no advantage (0)": 0.0, "the paper's ξ − 3/4": PATH["xi"] - 0.75},
+        alternatives={"no advantage (0)": 0.0, "the paper's ξ − 3/4": _PAPER_RATIO},
     ),
     bound=PROP1_RATIO,
+    uses=[PROP1_RANK_EXPONENT, FEDAVE, PROP1_RATIO],
 )
 
 crossover = prop1_scaling_path.claim(
@@ -878,6 +899,7 @@ fedgd_ratio_vanishes = prop1_scaling_path.claim(
         alternatives={"a constant ratio (0)": 0.0},
     ),
     bound=FEDGD,
+    uses=[PROP1_RANK_EXPONENT],
     notes=(
         "The factor log(p/ε) makes the local slope −1/8 + 1/ln(p/ε): −0.08 at 10¹⁰, −0.11 at "
         "10³⁰; hence the band 0.05 around −1/8."

@@ -437,7 +437,10 @@ lemma1_rate_p = lemma1_piecewise_taylor.claim(
     ),
     bound=LEMMA1,
     sweeps=_rate_sweeps("lvm-p", 0.5),
-    criterion=RateExponent("q", "sup_error", expected=-0.5, band=0.1),
+    criterion=RateExponent(
+        "q", "sup_error", expected=float(LEMMA1.exponent("q", eta=0.5).power), band=0.1
+    ),
+    uses=[LEMMA1],
 )
 lemma1_rate_p2 = lemma1_piecewise_taylor.claim(
     id="fedlrgd/lemma1/error-rate-lvm-p2",
@@ -448,7 +451,10 @@ lemma1_rate_p2 = lemma1_piecewise_taylor.claim(
     ),
     bound=LEMMA1,
     sweeps=_rate_sweeps("lvm-p2", 1.5),
-    criterion=RateExponent("q", "sup_error", expected=-1.5, band=0.1),
+    criterion=RateExponent(
+        "q", "sup_error", expected=float(LEMMA1.exponent("q", eta=1.5).power), band=0.1
+    ),
+    uses=[LEMMA1],
 )
 
 

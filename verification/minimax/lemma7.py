@@ -8,6 +8,11 @@ takes — for small a, so it cannot be a curvature lower bound.
 
 The experiment draws Rademacher features and a point w on the sphere of radius ρ and measures
 the ratio λ_min(∇²L(w)) / λ_min(XᵀX/n) exactly (eigenvalues of d × d matrices).
+
+Lemma 7's other two constants are judged on the same kind of data: the smoothness β = c_X²d/4
+(the Hessian's largest eigenvalue, at most sig' ≤ 1/4 times ‖x‖² ≤ c_X²d, attained by a sample
+of identical features at w = 0) and the loss bound ‖ℓ‖∞ (the largest logistic loss over the
+ball, log(1 + e^a) at the margin −a: the printed value a omits the log 2).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import numpy as np
 from scipy.special import expit
 
 from fedtheory import bounds
-from fedtheory.verify import LowerBoundHolds, Measurement, Sweep
+from fedtheory.verify import Identity, LowerBoundHolds, Measurement, Sweep, UpperBoundHolds
 
 
 def curvature_ratio(params: dict[str, Any], seed: int) -> dict[str, float]:
@@ -76,4 +81,99 @@ mu0_corrected = lemma7_curvature.claim(
         "curvature_ratio", bounds.get("minimax.lemma7.mu0.corrected"), x="a", over="every"
     ),
     bound=bounds.get("minimax.lemma7.mu0.corrected"),
+)
+
+
+# ----------------------------------------------------------------- smoothness and loss bound
+BETA = bounds.get("minimax.lemma7.beta")
+LOSS_PRINTED = bounds.get("minimax.lemma7.loss-bound")
+LOSS_CORRECTED = bounds.get("minimax.lemma7.loss-bound.corrected")
+
+
+def logistic_extremes(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """Largest Hessian eigenvalue and largest loss of the logistic risk on the ball ‖w‖ ≤ ρ.
+
+    Rademacher features (c_X = 1) and labels, w uniform on the sphere of radius ρ = a/√d:
+    ``hessian_max`` and ``loss_max`` are those of the random sample at w; the ``*_worst``
+    outputs are the sample the lemma's constants are attained by — n copies of one feature
+    vector, at w = 0 for the Hessian (sig'(0) = 1/4, ‖x‖² = d) and at w = −ρx/‖x‖ (label +1,
+    margin −a) for the loss.
+    """
+    rng = np.random.default_rng(seed)
+    d, n, a = int(params["d"]), int(params["n"]), float(params["a"])
+    radius = a / np.sqrt(d)
+    features = rng.choice([-1.0, 1.0], size=(n, d))
+    labels = rng.choice([-1.0, 1.0], size=n)
+    direction = rng.standard_normal(d)
+    w = radius * direction / np.linalg.norm(direction)
+    margins = labels * (features @ w)
+    weights = expit(margins) * expit(-margins)
+    hessian = (features * weights[:, None]).T @ features / n
+    copies = np.repeat(features[:1], n, axis=0)
+    worst_hessian = copies.T @ copies / (4.0 * n)
+    worst_margin = -radius * np.linalg.norm(features[0])  # = −a: ‖x‖ = √d for ±1 entries
+    return {
+        "hessian_max": float(np.linalg.eigvalsh(hessian)[-1]),
+        "hessian_max_worst": float(np.linalg.eigvalsh(worst_hessian)[-1]),
+        "loss_max": float(np.max(np.logaddexp(0.0, -margins))),
+        "loss_max_worst": float(np.logaddexp(0.0, -worst_margin)),
+        "c_X": 1.0,
+    }
+
+
+lemma7_extremes = Measurement(
+    id="minimax/lemma7/extremes",
+    experiment=logistic_extremes,
+    sweeps={
+        "smoke": Sweep(grid={"a": [0.5, 4.0]}, fixed={"d": 3, "n": 60}, replicates=10),
+        "quick": Sweep(
+            grid={"a": [0.1, 0.5, 1.0, 2.0, 4.0, 8.0], "d": [1, 3, 10]},
+            fixed={"n": 60},
+            replicates=50,
+        ),
+    },
+)
+beta_bounds_hessian = lemma7_extremes.claim(
+    id="minimax/lemma7/beta-bounds-the-hessian",
+    statement=(
+        "The logistic empirical risk with |x_k| ≤ c_X is β-smooth with β = c_X²d/4: the "
+        "Hessian's largest eigenvalue never exceeds it."
+    ),
+    criterion=UpperBoundHolds("hessian_max", BETA, x="a", over="every"),
+    bound=BETA,
+)
+beta_attained = lemma7_extremes.claim(
+    id="minimax/lemma7/beta-attained",
+    statement=(
+        "β = c_X²d/4 is the smallest smoothness constant the lemma's assumptions allow: a sample "
+        "of identical features with |x_k| = c_X attains it at w = 0."
+    ),
+    criterion=Identity("hessian_max_worst", BETA, rtol=1e-12, x="a"),
+    bound=BETA,
+)
+loss_bound_printed = lemma7_extremes.claim(
+    id="minimax/lemma7/loss-bound-printed",
+    statement=("As printed: the logistic loss on the ball is bounded by ‖ℓ‖∞ = c_X D√d = a."),
+    criterion=UpperBoundHolds("loss_max_worst", LOSS_PRINTED, x="a", over="every"),
+    bound=LOSS_PRINTED,
+    expect="violated",
+    notes=(
+        "Erratum (guide §6.1): the loss at margin −a is log(1 + e^a) > a; already at w = 0 it "
+        "is log 2."
+    ),
+)
+loss_bound_corrected = lemma7_extremes.claim(
+    id="minimax/lemma7/loss-bound-corrected",
+    statement=(
+        "Corrected: the largest logistic loss on the ball is exactly log(1 + e^a), attained at "
+        "the margin −a (random samples stay below it)."
+    ),
+    criterion=Identity("loss_max_worst", LOSS_CORRECTED, rtol=1e-12, x="a"),
+    bound=LOSS_CORRECTED,
+)
+loss_bound_corrected_random = lemma7_extremes.claim(
+    id="minimax/lemma7/loss-bound-corrected-holds",
+    statement="Every sample's largest logistic loss on the ball is at most log(1 + e^a).",
+    criterion=UpperBoundHolds("loss_max", LOSS_CORRECTED, x="a", over="every"),
+    bound=LOSS_CORRECTED,
 )

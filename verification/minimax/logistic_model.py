@@ -35,6 +35,23 @@ from fedtheory.verify import (
 
 _GML = {"d": 5, "population": 2024}
 FISHER = bounds.get("minimax.crossing.fisher")
+THM4 = bounds.get("minimax.thm4")
+THM6_AER = bounds.get("minimax.thm6.aer")
+
+
+def _power(bound: bounds.Bound, var: str, **fixed: float) -> float:
+    """The bound's exponent in ``var`` as it grows (0 when the bound does not depend on it)."""
+    if var not in bound.symbols:
+        return 0.0
+    return float(bound.exponent(var, **fixed).power)
+
+
+# the rates the claims expect, read from the registry: local training 1/n_i (Theorem 4), FedAvg
+# 1/N at R = 0 (Theorem 6; N = mn grows like n at fixed m and like m at fixed n), its floor R²
+_PLT_IN_N = _power(THM4, "n_i")
+_PLT_IN_M = _power(THM4, "m")
+_FEDAVG_IN_N = _power(THM6_AER, "N", R=0)
+_FLOOR_IN_R = _power(THM6_AER, "R")
 
 
 def _instance(params: dict[str, Any], seed: int) -> Any:
@@ -81,9 +98,10 @@ plt_rate = gml_rates.claim(
     id="minimax/thm4/local-training-rate",
     statement="Local training's excess risk decays like 1/n_i (exact logistic risks, GM-L).",
     criterion=RateExponent(
-        "n", "plt", expected=-1, band=0.1, alternatives={"no decay": 0, "1/√n": -0.5}
+        "n", "plt", expected=_PLT_IN_N, band=0.1, alternatives={"no decay": 0, "1/√n": -0.5}
     ),
-    bound=bounds.get("minimax.thm4"),
+    bound=THM4,
+    uses=[THM4],
     notes=(
         "n ≥ 20d, where the small-sample bias of the local ERM is below 10% (guide §5.2); 400 "
         "replicates per point because one replicate's risk has a relative spread of ~60%."
@@ -95,8 +113,11 @@ fedavg_rate_n = gml_rates.claim(
         "Without heterogeneity (R = 0) the FedAvg ERM's excess risk decays like 1/N: slope −1 in "
         "the local size n at fixed m (exact logistic risks, GM-L)."
     ),
-    criterion=RateExponent("n", "fedavg", expected=-1, band=0.1, alternatives={"no decay": 0}),
-    bound=bounds.get("minimax.thm6.aer"),
+    criterion=RateExponent(
+        "n", "fedavg", expected=_FEDAVG_IN_N, band=0.1, alternatives={"no decay": 0}
+    ),
+    bound=THM6_AER,
+    uses=[THM6_AER],
 )
 _M_SWEEP = {
     "smoke": Sweep(grid={"m": [2, 8, 32]}, fixed={**_GML, "n": 200, "R": 0.0}, replicates=64),
@@ -115,8 +136,11 @@ fedavg_rate_m = gml_rates_in_m.claim(
         "FedAvg pools the clients: at R = 0 and fixed n its excess risk decays like 1/N = 1/(mn), "
         "slope −1 in the number of clients m."
     ),
-    criterion=RateExponent("m", "fedavg", expected=-1, band=0.1, alternatives={"no pooling": 0}),
-    bound=bounds.get("minimax.thm6.aer"),
+    criterion=RateExponent(
+        "m", "fedavg", expected=_FEDAVG_IN_N, band=0.1, alternatives={"no pooling": 0}
+    ),
+    bound=THM6_AER,
+    uses=[THM6_AER],
 )
 plt_flat_in_m = gml_rates_in_m.claim(
     id="minimax/thm4/local-training-ignores-m",
@@ -125,9 +149,10 @@ plt_flat_in_m = gml_rates_in_m.claim(
         "the number of clients m (slope 0 in m, against FedAvg's −1)."
     ),
     criterion=RateExponent(
-        "m", "plt", expected=0, band=0.1, alternatives={"pooling like FedAvg": -1}
+        "m", "plt", expected=_PLT_IN_M, band=0.1, alternatives={"pooling like FedAvg": -1}
     ),
-    bound=bounds.get("minimax.thm4"),
+    bound=THM4,
+    uses=[THM4],
 )
 
 
@@ -169,8 +194,11 @@ floor_rate = gml_floor.claim(
         "FedAvg's error floor from heterogeneity grows like R² (the βR² term of (9)/(11)): "
         "slope +2 in R once the 1/N term is removed."
     ),
-    criterion=RateExponent("R", "bias", expected=2, band=0.1, alternatives={"linear in R": 1}),
-    bound=bounds.get("minimax.thm6.aer"),
+    criterion=RateExponent(
+        "R", "bias", expected=_FLOOR_IN_R, band=0.1, alternatives={"linear in R": 1}
+    ),
+    bound=THM6_AER,
+    uses=[THM6_AER],
 )
 floor_coefficient = gml_floor.claim(
     id="minimax/thm6/heterogeneity-floor-coefficient",
