@@ -748,6 +748,68 @@ _STORE_OPTION = click.option(
 )
 
 
+@cli.command("mutate")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--paper", metavar="KEY", default=None, help="Only the bounds of this paper.")
+@click.option("--bound", "bound_id", metavar="ID", default=None, help="Only this bound.")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default=None)
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Dask scheduler address.")
+@click.option("--workers", type=int, default=None, help="Worker processes.")
+@_STORE_OPTION
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(path_type=str),
+    default="report",
+    show_default=True,
+    help="Folder for mutation.html and mutation.json.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+def mutate_command(
+    paths: tuple[str, ...],
+    paper: str | None,
+    bound_id: str | None,
+    executor: str | None,
+    scheduler: str | None,
+    workers: int | None,
+    store: str,
+    report_dir: str,
+    seed: int,
+) -> None:
+    """Mutation analysis: plant plausible bugs in the bounds and see which the claims catch.
+
+    Every mutant of every selected bound (a constant ×2 or ÷2, an exponent ±½ or ±1, two
+    same-kind symbols swapped, a term dropped, the whole bound ×2 or ÷2) is put into the
+    registry while the claims that judge the bound run again, on smoke and then quick sweeps.
+    Prints killed/survived per bound, every survivor with the claims that should have caught
+    it, and a mutation score per paper; writes mutation.html and mutation.json.
+    """
+    from fedtheory.verify.mutate import mutate
+    from fedtheory.verify.mutation_report import render_mutation, write_mutation_report
+
+    if paper is not None:
+        from fedtheory.bounds import PAPERS
+
+        if paper not in PAPERS:
+            _fail(f"--paper={paper}: unknown paper key (known: {', '.join(sorted(PAPERS))})")
+    console = _console()
+    err_console = Console(stderr=True)
+    run = mutate(
+        list(paths),
+        paper=paper,
+        bound=bound_id,
+        executor=executor,
+        scheduler=scheduler,
+        workers=workers,
+        store=store,
+        seed=seed,
+        progress=lambda line: err_console.print(line, highlight=False),
+    )
+    render_mutation(run, console)
+    written = write_mutation_report(run, report_dir)
+    console.print(f"report: {written['html']}  (data: {written['json']})")
+
+
 def _open_store(path: str, *, readonly: bool = True) -> Any:
     """Open an existing result store (read-only unless ``readonly=False``).
 

@@ -52,7 +52,16 @@ from fedtheory.bounds._bound import Bound, get
 from fedtheory.bounds._expressions import MPMATH_NAMESPACE, prepare_for_lambdify
 from fedtheory.errors import ParameterError
 
-__all__ = ["OPERATORS", "Mutant", "Operator", "active", "applied", "mutant_from_dict", "mutants"]
+__all__ = [
+    "OPERATORS",
+    "Mutant",
+    "Operator",
+    "active",
+    "applied",
+    "mutant_from_dict",
+    "mutants",
+    "reset_after_fork",
+]
 
 Operator = Literal["scale", "constant", "exponent", "swap", "drop"]
 #: The mutation operators, in the order mutants are made.
@@ -287,12 +296,13 @@ def mutant_from_dict(data: Mapping[str, Any]) -> Mutant:
 
 
 _PLANTED = threading.RLock()
-_ACTIVE: list[Mutant] = []
+# the planted mutants, innermost last, with the expression each replaced
+_ACTIVE: list[tuple[Mutant, sp.Expr]] = []
 
 
 def active() -> Mutant | None:
     """The mutant planted in this process, if any."""
-    return _ACTIVE[-1] if _ACTIVE else None
+    return _ACTIVE[-1][0] if _ACTIVE else None
 
 
 @contextlib.contextmanager
@@ -309,11 +319,23 @@ def applied(mutant: Mutant) -> Iterator[Mutant]:
         raise ParameterError(parameter="mutant", value=mutant, rule="must be a Mutant")
     bound = get(mutant.bound)
     with _PLANTED:
-        original = bound.expr
+        _ACTIVE.append((mutant, bound._expr))
         bound._replace_expression(mutant.expr)
-        _ACTIVE.append(mutant)
         try:
             yield mutant
         finally:
-            _ACTIVE.pop()
+            _, original = _ACTIVE.pop()
             bound._replace_expression(original)
+
+
+def reset_after_fork() -> None:
+    """In a process forked while a mutant was planted: restore the registry and the lock.
+
+    Worker pools call it first thing, so a worker forked during a mutant's run never computes
+    an unmutated task with the mutant in place.
+    """
+    global _PLANTED
+    while _ACTIVE:
+        mutant, original = _ACTIVE.pop()
+        get(mutant.bound)._replace_expression(original)
+    _PLANTED = threading.RLock()

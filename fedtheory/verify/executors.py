@@ -190,6 +190,7 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
 def _init_worker() -> None:
     """Worker initializer: Ctrl-C is the runner's to handle; die with the runner (Linux)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    mutation.reset_after_fork()
     if sys.platform.startswith("linux"):
         with contextlib.suppress(Exception):
             libc = ctypes.CDLL("libc.so.6", use_errno=True)

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from fedtheory._version import __version__
+from fedtheory.bounds.mutation import Mutant
 from fedtheory.errors import NoClaimsError, ParameterError
 from fedtheory.verify.claim import ClaimResult, Measurement
 from fedtheory.verify.discovery import LoadedClaim, discover, paths_argument, select
@@ -129,6 +130,11 @@ class PlannedClaim:
     points: tuple[dict[str, Any], ...]
     replicates: list[Replicate]
     block: int
+    #: the fingerprint in the data's cache keys: the code's, plus the mutant's id and digest
+    #: when the experiment evaluates the mutated bound (else the data is the unmutated one's)
+    data_fingerprint: str = ""
+    #: ``Mutant.to_dict()`` for the tasks, when the experiment evaluates the mutated bound
+    mutant: dict[str, str] | None = None
     cached: int = 0
     computed: int = 0
     compute_seconds: float = 0.0
@@ -169,11 +175,20 @@ def _check_same_measurement(first: LoadedClaim, other: LoadedClaim) -> None:
     )
 
 
-def plan(claims: Sequence[LoadedClaim], profile: str, base_seed: int = 0) -> list[PlannedClaim]:
+def plan(
+    claims: Sequence[LoadedClaim],
+    profile: str,
+    base_seed: int = 0,
+    *,
+    mutant: Mutant | None = None,
+) -> list[PlannedClaim]:
     """Expand claims into replicates with their seeds and keys (nothing runs).
 
     Seeds and keys come from the claim's measurement id, so the claims of one measurement get
-    the same replicates (computed once by :func:`verify`).
+    the same replicates (computed once by :func:`verify`). With a ``mutant`` (mutation
+    analysis), the measurements whose experiment evaluates the mutated bound (their ``uses``)
+    get keys of their own, holding the mutant's id and digest; the others' data is the
+    unmutated data (the experiment does not evaluate the bound), and so are their keys.
 
     Raises
     ------
@@ -194,18 +209,22 @@ def plan(claims: Sequence[LoadedClaim], profile: str, base_seed: int = 0) -> lis
         _check_same_measurement(first_of.setdefault(measurement_id, loaded), loaded)
         sweep = claim.sweep(profile)
         points = sweep.points()
+        fingerprint, task_mutant = loaded.fingerprint, None
+        if mutant is not None and mutant.bound in claim.measurement.bounds:
+            fingerprint = f"{loaded.fingerprint}+{mutant.id}:{mutant.digest}"
+            task_mutant = mutant.to_dict()
         replicates: list[Replicate] = []
         for index, params in enumerate(points):
-            known = derived.setdefault(
-                (measurement_id, loaded.fingerprint, canonical_json(params)), []
-            )
+            known = derived.setdefault((measurement_id, fingerprint, canonical_json(params)), [])
             for r in range(len(known), sweep.replicates):
                 seed = replicate_seed(base_seed, measurement_id, params, r)
-                key = result_key(measurement_id, params, seed, loaded.fingerprint, __version__)
+                key = result_key(measurement_id, params, seed, fingerprint, __version__)
                 known.append((seed, key))
             replicates.extend(Replicate(index, r, *known[r]) for r in range(sweep.replicates))
         block = sweep.block or sweep.replicates
-        planned.append(PlannedClaim(loaded, profile, points, replicates, block))
+        planned.append(
+            PlannedClaim(loaded, profile, points, replicates, block, fingerprint, task_mutant)
+        )
     return planned
 
 
@@ -231,6 +250,7 @@ def _tasks(planned: PlannedClaim, missing: list[Replicate], workers: int) -> lis
                     "code": planned.loaded.code.as_dict(),
                     "params": planned.points[index],
                     "replicates": [[r.replicate, r.seed] for r in chunk],
+                    "mutant": planned.mutant,
                 }
             )
     return tasks
@@ -315,7 +335,10 @@ def _measurements(planned: PlannedClaim, stored: Mapping[str, dict[str, float]])
 
 
 def _judge(
-    planned: PlannedClaim, store: ResultStore, base_seed: int
+    planned: PlannedClaim,
+    store: ResultStore,
+    base_seed: int,
+    data_cache: dict[tuple[str, str, str], Measurements] | None = None,
 ) -> tuple[Verdict, Measurements | None]:
     if planned.errors:
         more = (
@@ -324,13 +347,18 @@ def _judge(
             else ""
         )
         return Verdict.error(planned.errors[0] + more), None
-    stored = store.existing(r.key for r in planned.replicates)
-    missing = [r for r in planned.replicates if r.key not in stored]
-    if missing:
-        return Verdict.error(f"{len(missing)} replicate(s) missing from the store"), None
-    data = None
+    cache_key = (planned.id, planned.profile, planned.data_fingerprint)
+    data = None if data_cache is None else data_cache.get(cache_key)
+    if data is None:
+        stored = store.existing(r.key for r in planned.replicates)
+        missing = [r for r in planned.replicates if r.key not in stored]
+        if missing:
+            return Verdict.error(f"{len(missing)} replicate(s) missing from the store"), None
     try:
-        data = _measurements(planned, stored)
+        if data is None:
+            data = _measurements(planned, stored)
+            if data_cache is not None:
+                data_cache[cache_key] = data
         verdict = planned.loaded.claim.criterion.judge(data, seed=judge_seed(base_seed, planned.id))
     except KeyboardInterrupt:
         raise
@@ -427,15 +455,7 @@ def verify(
     planned = plan(chosen, profile, base_seed)
     owns_executor = not isinstance(executor, Executor)
     with ResultStore(Path(store)) as results_store:
-        todo: list[tuple[PlannedClaim, list[Replicate]]] = []
-        scheduled: set[str] = set()  # the claims of one measurement compute it once
-        for p in planned:
-            stored = {} if no_cache else results_store.existing(r.key for r in p.replicates)
-            missing = [r for r in p.replicates if r.key not in stored and r.key not in scheduled]
-            scheduled.update(r.key for r in missing)
-            p.cached = len(p.replicates) - len(missing)
-            todo.append((p, missing))
-        total = sum(len(m) for _, m in todo)
+        todo, total = missing_replicates(planned, results_store, no_cache=no_cache)
         runner = executor if isinstance(executor, Executor) else None
         if total and runner is None:
             runner = make_executor(
@@ -448,28 +468,11 @@ def verify(
         try:
             if total:
                 assert runner is not None
-                _execute(runner, todo, results_store, base_seed, no_cache, total, progress)
+                execute(runner, todo, results_store, base_seed, no_cache, total, progress)
         finally:
             if runner is not None and owns_executor:
                 runner.close()
-        results = []
-        for p in planned:
-            verdict, measurements = _judge(p, results_store, base_seed)
-            sweep = p.loaded.claim.sweep(profile)
-            results.append(
-                ClaimResult(
-                    claim=p.loaded.claim,
-                    profile=profile,
-                    verdict=verdict,
-                    n_points=len(p.points),
-                    n_replicates=sweep.replicates,
-                    n_cached=p.cached,
-                    n_computed=p.computed,
-                    compute_seconds=p.compute_seconds,
-                    file=str(p.loaded.file),
-                    measurements=measurements,
-                )
-            )
+        results = judge_all(planned, results_store, base_seed)
     seconds = time.perf_counter() - start
     info = {
         "profile": profile,
@@ -493,6 +496,57 @@ def verify(
     return VerifyRun(tuple(results), seconds, info)
 
 
+def missing_replicates(
+    planned: Sequence[PlannedClaim], store: ResultStore, *, no_cache: bool = False
+) -> tuple[list[tuple[PlannedClaim, list[Replicate]]], int]:
+    """The replicates each planned claim still needs (once per measurement), and their total.
+
+    Sets each claim's ``cached`` count.
+    """
+    todo: list[tuple[PlannedClaim, list[Replicate]]] = []
+    scheduled: set[str] = set()  # the claims of one measurement compute it once
+    for p in planned:
+        stored = {} if no_cache else store.existing(r.key for r in p.replicates)
+        missing = [r for r in p.replicates if r.key not in stored and r.key not in scheduled]
+        scheduled.update(r.key for r in missing)
+        p.cached = len(p.replicates) - len(missing)
+        todo.append((p, missing))
+    return todo, sum(len(m) for _, m in todo)
+
+
+def judge_all(
+    planned: Sequence[PlannedClaim],
+    store: ResultStore,
+    base_seed: int,
+    data: dict[tuple[str, str, str], Measurements] | None = None,
+) -> list[ClaimResult]:
+    """Judge every planned claim on its stored replicates.
+
+    ``data`` (optional) keeps the measurements read, by (claim, profile, data fingerprint), so
+    that judging the same data again — as mutation analysis does, once per mutant — reads the
+    store once.
+    """
+    results = []
+    for p in planned:
+        verdict, measurements = _judge(p, store, base_seed, data)
+        sweep = p.loaded.claim.sweep(p.profile)
+        results.append(
+            ClaimResult(
+                claim=p.loaded.claim,
+                profile=p.profile,
+                verdict=verdict,
+                n_points=len(p.points),
+                n_replicates=sweep.replicates,
+                n_cached=p.cached,
+                n_computed=p.computed,
+                compute_seconds=p.compute_seconds,
+                file=str(p.loaded.file),
+                measurements=measurements,
+            )
+        )
+    return results
+
+
 def _records(
     planned: PlannedClaim, outcome: Mapping[str, Any], base_seed: int
 ) -> list[dict[str, Any]]:
@@ -501,11 +555,7 @@ def _records(
     records = []
     for result in outcome["results"]:
         key = result_key(
-            measurement_id,
-            outcome["params"],
-            result["seed"],
-            planned.loaded.fingerprint,
-            __version__,
+            measurement_id, outcome["params"], result["seed"], planned.data_fingerprint, __version__
         )
         records.append(
             {
@@ -515,7 +565,7 @@ def _records(
                 "replicate": result["replicate"],
                 "seed": result["seed"],
                 "base_seed": base_seed,
-                "fingerprint": planned.loaded.fingerprint,
+                "fingerprint": planned.data_fingerprint,
                 "version": __version__,
                 "outputs": result["outputs"],
                 "seconds": result["seconds"],
@@ -524,7 +574,7 @@ def _records(
     return records
 
 
-def _execute(
+def execute(
     runner: Executor,
     todo: list[tuple[PlannedClaim, list[Replicate]]],
     store: ResultStore,

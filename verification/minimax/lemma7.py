@@ -93,16 +93,16 @@ LOSS_CORRECTED = bounds.get("minimax.lemma7.loss-bound.corrected")
 def logistic_extremes(params: dict[str, Any], seed: int) -> dict[str, float]:
     """Largest Hessian eigenvalue and largest loss of the logistic risk on the ball ‖w‖ ≤ ρ.
 
-    Rademacher features (c_X = 1) and labels, w uniform on the sphere of radius ρ = a/√d:
+    Features ±c_X and labels ±1, w uniform on the sphere of radius ρ = a/(c_X√d):
     ``hessian_max`` and ``loss_max`` are those of the random sample at w; the ``*_worst``
     outputs are the sample the lemma's constants are attained by — n copies of one feature
     vector, at w = 0 for the Hessian (sig'(0) = 1/4, ‖x‖² = d) and at w = −ρx/‖x‖ (label +1,
     margin −a) for the loss.
     """
     rng = np.random.default_rng(seed)
-    d, n, a = int(params["d"]), int(params["n"]), float(params["a"])
-    radius = a / np.sqrt(d)
-    features = rng.choice([-1.0, 1.0], size=(n, d))
+    d, n, a, c_x = int(params["d"]), int(params["n"]), float(params["a"]), float(params["c_X"])
+    radius = a / (c_x * np.sqrt(d))
+    features = c_x * rng.choice([-1.0, 1.0], size=(n, d))
     labels = rng.choice([-1.0, 1.0], size=n)
     direction = rng.standard_normal(d)
     w = radius * direction / np.linalg.norm(direction)
@@ -111,13 +111,12 @@ def logistic_extremes(params: dict[str, Any], seed: int) -> dict[str, float]:
     hessian = (features * weights[:, None]).T @ features / n
     copies = np.repeat(features[:1], n, axis=0)
     worst_hessian = copies.T @ copies / (4.0 * n)
-    worst_margin = -radius * np.linalg.norm(features[0])  # = −a: ‖x‖ = √d for ±1 entries
+    worst_margin = -radius * np.linalg.norm(features[0])  # = −a: ‖x‖ = c_X√d
     return {
         "hessian_max": float(np.linalg.eigvalsh(hessian)[-1]),
         "hessian_max_worst": float(np.linalg.eigvalsh(worst_hessian)[-1]),
         "loss_max": float(np.max(np.logaddexp(0.0, -margins))),
         "loss_max_worst": float(np.logaddexp(0.0, -worst_margin)),
-        "c_X": 1.0,
     }
 
 
@@ -125,11 +124,13 @@ lemma7_extremes = Measurement(
     id="minimax/lemma7/extremes",
     experiment=logistic_extremes,
     sweeps={
-        "smoke": Sweep(grid={"a": [0.5, 4.0]}, fixed={"d": 3, "n": 60}, replicates=10),
+        "smoke": Sweep(
+            grid={"a": [0.5, 4.0], "c_X": [0.5, 2.0]}, fixed={"d": 3, "n": 60}, replicates=10
+        ),
         "quick": Sweep(
-            grid={"a": [0.1, 0.5, 1.0, 2.0, 4.0, 8.0], "d": [1, 3, 10]},
+            grid={"a": [0.1, 0.5, 1.0, 2.0, 4.0, 8.0], "d": [1, 3, 10], "c_X": [0.5, 1.0, 2.0]},
             fixed={"n": 60},
-            replicates=50,
+            replicates=20,
         ),
     },
 )
