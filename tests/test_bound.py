@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -464,3 +465,27 @@ def test_sympy_time_limit_survives_foreign_code():
         sp.integrate(sp.exp(sp.Symbol("x") ** 7) * sp.sin(sp.Symbol("x")) ** 5, sp.Symbol("x"))
     assert foreign_done - start >= 0.3
     assert time.perf_counter() - foreign_done < 2.0  # interrupted soon after entering sympy
+
+
+def test_integer_valued_bounds_are_exact() -> None:
+    """A ceiling or floor at the top of the expression makes a bound integer-valued: values
+    float64 cannot hold are Python ints, computed from the exact inputs; an argument that is
+    exactly an integer is recognised (sympy), one that is not decidable raises."""
+    half = make(sp.ceiling(n / 2), {"n": 3})
+    assert half.evaluate(n=10) == 5.0 and type(half.evaluate(n=10)) is float
+    np.testing.assert_array_equal(half.evaluate(n=[9, 10, 11]), [5.0, 5.0, 6.0])
+    assert half.evaluate(n=2**60 + 1) == 2**59 + 1  # the int, not its float 2**60
+    assert type(half.evaluate(n=2**60 + 1)) is int
+    assert half.evaluate(n=float(2**60 + 1)) == 2**59  # the float given: 2**60 exactly
+    third = make(sp.floor(x / 3), {"x": 1})
+    values = third.evaluate(x=[3e20, 0.3, 3.0, 2.9999999999999996])
+    assert values.dtype == object and values.tolist() == [10**20, 0, 1, 0]
+    assert third.evaluate(x=Fraction(3 * 10**20 - 1)) == 10**20 - 1
+    assert third.evaluate(x=3e20 - 2**16) == 10**20 - 2**16 // 3 - 1  # 3e20 − 65536 is a float
+    # not at the top: an ordinary float64 bound
+    shifted = make(sp.ceiling(x) + 1, {"x": 1})
+    assert type(shifted.evaluate(x=1e20)) is float
+    unity = make(sp.ceiling(sp.sin(sp.pi * x) ** 2 + sp.cos(sp.pi * x) ** 2), {"x": 1})
+    assert unity.evaluate(x=Fraction(1, 3)) == 1.0  # sympy: 3/4 + 1/4
+    with pytest.raises(ParameterError, match=r"cannot decide the ceiling at x=0\.1"):
+        unity.evaluate(x=0.1)  # sin² + cos² = 1, which only an identity can tell

@@ -9,12 +9,15 @@ checked in log space; hypotheses must fail with a ConditionError naming them.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from click.testing import CliRunner
 from scipy import stats
 
@@ -162,6 +165,144 @@ def test_cli_eval_rank_47_and_log() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "~10^25093.314" in result.stdout
+
+
+# ---------------------------------------------------------------------------- r(47) is exact
+def _rank_47_reference(
+    d: int, eta: float | Fraction, epsilon: float | Fraction, *, dps: int = 100
+) -> int:
+    """(47) transcribed from the paper, independently of the registry: the inputs taken exactly
+    (a float at its binary value, through Fraction), the second branch through its logarithm,
+    BASE's constants, ``dps`` digits; the argument must be decidably away from an integer."""
+    with mpmath.workdps(dps):
+
+        def exact(value: float | Fraction | int) -> mpmath.mpf:
+            fraction = Fraction(value)
+            return mpmath.mpf(fraction.numerator) / fraction.denominator
+
+        eta_, eps_ = exact(eta), exact(epsilon)
+        alpha, L2, kappa, B, mu, p, delta0 = (exact(BASE[k]) for k in BASE)
+        first = mpmath.e * mpmath.sqrt(d) * 2**d * (eta_ + d) ** d
+        log_a = (
+            d * mpmath.log(L2)
+            + d * mpmath.log(eta_)
+            + eta_ * (d + 1)
+            + eta_ / 2 * mpmath.log(d)
+            + eta_ * d * (mpmath.log(2 * eta_ + 2 * d) - mpmath.log(eta_ - 1))
+        )
+        X = delta0 + 9 * (B + 3) ** 4 * p / (2 * mu)
+        log_second = (log_a + mpmath.mpf(d) / 2 * mpmath.log(kappa * X / ((kappa - 1) * eps_))) / (
+            eta_ - (2 * alpha + 2) * d
+        )
+        x = max(first, mpmath.exp(log_second))
+        assert abs(x - mpmath.nint(x)) > mpmath.mpf(10) ** (mpmath.log10(x) + 30 - dps)
+        return int(mpmath.ceil(x))
+
+
+@pytest.mark.parametrize(
+    ("d", "eta", "epsilon"),
+    [
+        (1, 4.6, 1e-3),  # 7.0e16: the float64 path gave 70013243185696072, 49 below
+        (1, 4.5, 0.1),  # the guide's 9.2e17
+        (1, 4.5, 1e-3),
+        (1, 5, 1e-30),
+        (1, 6, 1e-60),
+        (1, 10, 1e-200),
+        (2, 9, 1e-3),
+        (3, 13, 0.1),  # the guide's 1.5e52
+    ],
+)
+def test_rank_47_is_exact_above_2_to_the_53(d: int, eta: float, epsilon: float) -> None:
+    """Above 2**53 float64 has no room for every integer (and the float64 path was off, by
+    more the larger r): r is a Python int equal to (47) computed independently in 100 digits."""
+    value = RANK.evaluate(d=d, eta=eta, epsilon=epsilon, **BASE)
+    assert type(value) is int and value > 2**53
+    assert value == _rank_47_reference(d, eta, epsilon)
+
+
+def test_rank_47_is_exact_between_2_to_the_40_and_2_to_the_53() -> None:
+    """Below 2**53 the exact integer is a float64: a float, but the exact one (the argument is
+    1508389598809017.69; float64 computed it below …017 and gave …017)."""
+    value = RANK.evaluate(d=1, eta=4.6, epsilon=0.1, **BASE)
+    assert type(value) is float and value == 1508389598809018 == _rank_47_reference(1, 4.6, 0.1)
+
+
+def test_rank_47_far_beyond_2_to_the_53_and_at_exact_inputs() -> None:
+    """A 169-digit rank (d = 1, η = 4.05) is exact to the last digit; Fraction and sympy
+    rational inputs are used exactly (η = 23/5 is not the float 4.6: 28 ranks apart)."""
+    huge = RANK.evaluate(d=1, eta=4.05, epsilon=0.1, **BASE)
+    assert type(huge) is int and len(str(huge)) == 169
+    assert huge == _rank_47_reference(1, 4.05, 0.1, dps=250)
+    decimal = {"d": 1, "eta": Fraction(23, 5), "epsilon": Fraction(1, 10), **BASE}
+    assert (
+        RANK.evaluate(**decimal)
+        == 1508389598808990
+        == _rank_47_reference(1, Fraction(23, 5), Fraction(1, 10))
+    )
+    assert RANK.evaluate(**{**decimal, "eta": sp.Rational(23, 5)}) == 1508389598808990
+    thousandth = {**decimal, "epsilon": Fraction(1, 1000)}
+    expected = _rank_47_reference(1, Fraction(23, 5), Fraction(1, 1000))
+    assert RANK.evaluate(**thousandth) == expected == 70013243185694634
+
+
+def test_rank_47_exact_over_arrays_and_monotone() -> None:
+    """An array holding a value above 2**53 is an object array of Python ints (all entries),
+    equal entry by entry to the scalar evaluations; r decreases in ε and in η, also between
+    neighbouring floats (where float64, with an ulp of 16 at 7e16, moved it in steps of 16)."""
+    epsilons = np.logspace(-1, -60, 13)
+    values = RANK.evaluate(d=1, eta=4.6, epsilon=epsilons, **BASE)
+    assert values.dtype == object and values.shape == (13,)
+    assert all(type(v) is int for v in values)
+    assert list(values) == [RANK.evaluate(d=1, eta=4.6, epsilon=e, **BASE) for e in epsilons]
+    assert list(values) == [_rank_47_reference(1, 4.6, e) for e in epsilons]
+    assert all(a < b for a, b in itertools.pairwise(values))
+    mixed = RANK.evaluate(d=1, eta=np.array([10.0, 4.6]), epsilon=1e-3, **BASE)
+    assert mixed.dtype == object and mixed.tolist() == [619, 70013243185696121]
+    grid = RANK.evaluate(d=1, eta=np.array([[4.5], [4.6]]), epsilon=[0.1, 1e-3], **BASE)
+    assert grid.shape == (2, 2) and grid[1, 1] == 70013243185696121
+    neighbours = [1e-3]
+    for _ in range(40):
+        neighbours.append(float(np.nextafter(neighbours[-1], 1.0)))
+    ranks = RANK.evaluate(d=1, eta=4.6, epsilon=neighbours, **BASE)
+    assert all(a >= b for a, b in itertools.pairwise(ranks))
+    assert ranks[0] - ranks[-1] > 100  # ~13 ranks per ulp of ε: the test has resolution
+    etas = [4.6 + k * 2.0**-48 for k in range(20)]
+    ranks_in_eta = RANK.evaluate(d=1, eta=etas, epsilon=1e-3, **BASE)
+    assert all(a > b for a, b in itertools.pairwise(ranks_in_eta))
+
+
+def test_rank_47_below_2_to_the_40_is_unchanged_float64() -> None:
+    """Values below 2**40 are the float64 ones as before exact integers were added (bit for
+    bit: this grid is what the previous code returned), with dtype float64; a scalar is a
+    float."""
+    epsilons = np.array([0.1, 1e-3, 1e-10, 1e-20])
+    values = RANK.evaluate(
+        d=1, eta=np.array([[6.0], [8.0], [10.0], [20.0]]), epsilon=epsilons, **BASE
+    )
+    assert values.dtype == np.float64
+    assert values.tolist() == [
+        [267320, 845341, 47536964, 15032507749],
+        [2132, 3791, 28423, 505426],
+        [422, 619, 2371, 16151],
+        [115, 115, 115, 213],
+    ]
+    higher = RANK.evaluate(
+        d=np.array([[2], [3]]), eta=np.array([[20.0], [30.0]]), epsilon=epsilons, **BASE
+    )
+    assert higher.dtype == np.float64
+    assert higher.tolist() == [[16536, 24271, 92984, 633487], [1353590, 1353590, 2744011, 18694726]]
+    assert type(RANK.evaluate(d=1, eta=10, epsilon=0.1, **BASE)) is float
+
+
+def test_rank_47_near_an_integer_below_2_to_the_40() -> None:
+    """Below 2**40 too, an argument within float64's error of an integer is decided exactly:
+    here (47)'s argument is 34471742699.9999985; float64 computed it above 34471742700 and
+    gave 34471742701."""
+    point = {"d": 1, "eta": 4.9, "epsilon": 0.09999999999832093, **BASE}
+    value = RANK.evaluate(**point)
+    assert type(value) is float and value == 34471742700 == _rank_47_reference(
+        1, 4.9, point["epsilon"]
+    )
 
 
 # ---------------------------------------------------------------------------- hypotheses

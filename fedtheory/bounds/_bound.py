@@ -7,7 +7,8 @@ is the printed, a corrected or a derived form, and an example point of valid par
 
 Numerical evaluation is vectorised (``lambdify`` compiled once per bound and cached, to the same
 code in every process), checks every hypothesis elementwise, and escapes to arbitrary precision
-(mpmath) where float64 overflows.
+(mpmath) where float64 overflows, underflows, or cannot hold the exact value of an integer-valued
+bound (a ceiling or floor at the top of the expression).
 Asymptotic questions (:meth:`Bound.exponent`, :meth:`Bound.crossover`) live in
 :mod:`fedtheory.bounds._analysis`.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import numbers
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -80,6 +82,15 @@ _ID_PATTERN = re.compile(r"^[a-z][a-z0-9]*(\.[a-z0-9][a-z0-9_-]*)+$")
 _RESERVED = frozenset({"check"})
 #: Working precision (decimal digits) of the arbitrary-precision fallback.
 MP_DPS = 50
+#: Integer-valued bounds (a ceiling or floor at the top of the expression): float64 values from
+#: this size on are recomputed exactly (float64 rounding error can move the ceiling there), as
+#: are values whose argument lies within a relative distance :data:`NEAR_INTEGER` of an integer.
+EXACT_INTEGER_FROM = 2.0**40
+NEAR_INTEGER = 2.0**-40
+#: Integers above this are not all float64 numbers: such values are returned as Python ints.
+FLOAT_INTEGER_LIMIT = 2**53
+#: Largest working precision (decimal digits) tried to decide a ceiling or floor.
+MP_MAX_DPS = 2000
 
 
 @dataclass(frozen=True)
@@ -497,6 +508,30 @@ class Bound:
         )
 
     @functools.cached_property
+    def _rounding(self) -> Any:
+        """``sp.ceiling`` or ``sp.floor`` when the expression is one at its top (the bound is
+        integer-valued, and evaluated exactly where float64 cannot be trusted), else ``None``."""
+        return type(self.expr) if isinstance(self.expr, (sp.ceiling, sp.floor)) else None
+
+    @functools.cached_property
+    def _numpy_argument_function(self) -> Any:
+        """The argument x of ⌈x⌉ / ⌊x⌋ of an integer-valued bound, compiled for numpy."""
+        return lambdify(
+            self._arg_symbols,
+            prepare_for_lambdify(self.expr.args[0]),
+            [NUMPY_NAMESPACE, "scipy", "numpy"],
+        )
+
+    @functools.cached_property
+    def _mpmath_argument_function(self) -> Any:
+        """The argument x of ⌈x⌉ / ⌊x⌋ of an integer-valued bound, compiled for mpmath."""
+        return lambdify(
+            self._arg_symbols,
+            prepare_for_lambdify(self.expr.args[0]),
+            [MPMATH_NAMESPACE, "mpmath"],
+        )
+
+    @functools.cached_property
     def _hypothesis_functions(self) -> list[Any]:
         return [
             lambdify(
@@ -537,15 +572,19 @@ class Bound:
             h.relation.atoms(sp.Sum, sp.Product) for h in self.hypotheses
         )
 
-    def _call_numpy(self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+    def _call_numpy(
+        self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...], function: Any = None
+    ) -> np.ndarray:
+        """float64 values of the bound (or of ``function``, compiled like it) over the grid."""
+        function = self._numpy_function if function is None else function
         if self._has_sums:
             try:
-                raw = self._elementwise(self._numpy_function, arrays, shape)
+                raw = self._elementwise(function, arrays, shape)
             except IndexError:
                 raise ParameterError(self._sequence_length_message(arrays)) from None
             return np.asarray(raw.astype(float), dtype=float)
         with np.errstate(all="ignore"):
-            raw = self._numpy_function(*self._ordered(arrays, python_scalars=False))
+            raw = function(*self._ordered(arrays, python_scalars=False))
         values: np.ndarray = np.broadcast_to(np.asarray(raw, dtype=float), shape).copy()
         return values
 
@@ -622,23 +661,37 @@ class Bound:
             evaluated wherever it is defined; symbol domains are always checked.
         **values
             One value per parameter (floats or arrays broadcasting together; sequences as 1-D
-            arrays). Order bounds also need their constant(s), e.g. ``C=1``.
+            arrays). Order bounds also need their constant(s), e.g. ``C=1``. Ints, fractions
+            (:class:`fractions.Fraction`) and sympy rationals are accepted; the float64 path
+            uses their nearest floats, the arbitrary-precision path (below) their exact values.
 
         Returns
         -------
-        float or numpy.ndarray
+        float, int or numpy.ndarray
             A float when every scalar parameter is a scalar, else an array of the broadcast
             shape. Each entry is the float64 nearest to the exact value: entries that float64
             arithmetic leaves non-finite, zero or subnormal (an intermediate term overflowing
             or underflowing, as in Delta0*(1 − mu/L)**T with (1 − mu/L)**T below 1e-308) are
             recomputed in arbitrary precision (mpmath, 50 digits) and rounded once.
 
+            An integer-valued bound (a ceiling or floor at the top of its expression, such as
+            ``fedlrgd.thm2.rank``) is exact: entries of size 2**40 or more, and entries whose
+            argument lies within a relative 2**-40 of an integer, are recomputed in arbitrary
+            precision, with as many digits as it takes to decide the ceiling (or floor) for
+            certain. Up to 2**53 they stay float64 (every integer there is one); a value above
+            2**53 is returned as a Python ``int``, and an array holding one becomes an array of
+            dtype ``object`` whose entries are all Python ints. Other results, including every
+            value below 2**40 whose argument is not that close to an integer, are the float64
+            ones.
+
         Raises
         ------
         ParameterError
             Unknown or missing parameter, a value that is not a real number (a string, a
             boolean, ``None``), value outside the symbol's domain, arrays that do not
-            broadcast, an order bound's constant not given, or a value that is undefined.
+            broadcast, an order bound's constant not given, or a value that is undefined; for
+            an integer-valued bound, an argument that equals an integer to 2000 digits and is
+            not found to be one exactly (the ceiling is then undecidable).
         ConditionError
             A hypothesis fails (the first failed one is named, with the offending values).
         FloatRangeError
@@ -654,12 +707,41 @@ class Bound:
         ≈ 4.9e-324 (IEEE 754 gradual underflow, absolute error under 2.5e-324). Whether such
         a value is truly zero, and its exact logarithm, are given by :meth:`log_evaluate` /
         :meth:`log10_evaluate` (``-inf`` only for a value that is exactly zero).
+
+        The arbitrary-precision recomputation takes the inputs exactly as given: a float is
+        its exact binary value (``4.6`` is 4.59999999999999964…, not 23/5), an int, a
+        :class:`~fractions.Fraction` or a sympy rational is that number (carried to as many
+        digits as the recomputation uses). The difference matters where the value is very
+        sensitive to an input: the exact rank (47) is 1508389598809018 at ``eta=4.6`` (the
+        float) and 1508389598808990 at ``eta=Fraction(23, 5)`` (with d = 1, ε = 0.1 and unit
+        constants). Pass fractions for decimal values.
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> from fedtheory import bounds
+        >>> rank = bounds.get("fedlrgd.thm2.rank")
+        >>> point = dict(d=1, alpha=1, L2=1, kappa=2, B=1, mu=1, p=1, Delta0=1)
+        >>> rank.evaluate(eta=10, epsilon=0.1, **point)
+        422.0
+        >>> rank.evaluate(eta=4.6, epsilon=1e-3, **point)
+        70013243185696121
+        >>> rank.evaluate(eta=Fraction(23, 5), epsilon=Fraction(1, 1000), **point)
+        70013243185694634
         """
         arrays, shape, result = self._float_values(values, check=check)
         with np.errstate(invalid="ignore"):
             redo = ~np.isfinite(result) | (np.abs(result) < np.finfo(float).tiny)
-        for index in _indices(redo):
-            exact = self._mp_value(arrays, shape, index)
+        if self._rounding is not None:
+            redo |= self._rounding_in_doubt(arrays, shape, result)
+        large: dict[tuple[int, ...], int] = {}
+        indices = _indices(redo)
+        raw = self._exact_inputs(values) if indices else {}
+        for index in indices:
+            if self._rounding is None:
+                exact = self._mp_value(arrays, shape, index, raw=raw)
+            else:
+                exact = self._mp_integer(arrays, shape, index, raw=raw)
             if not mpmath.isfinite(exact):
                 raise ParameterError(self._undefined_message(arrays, shape, index))
             if abs(exact) > np.finfo(float).max:
@@ -668,7 +750,16 @@ class Bound:
                     float(mpmath.log10(abs(exact))),
                     hint="use log_evaluate() (or `fedtheory bounds eval --log`)",
                 )
-            result[index] = float(exact)
+            if self._rounding is not None and abs(exact) > FLOAT_INTEGER_LIMIT:
+                large[index] = int(exact)
+            else:
+                result[index] = float(exact)
+        if large:
+            # beyond 2**53 float64 skips integers: Python ints, in every entry of an array
+            exact_ints = np.empty(shape, dtype=object)
+            for index in np.ndindex(*shape):
+                exact_ints[index] = large[index] if index in large else int(result[index])
+            return exact_ints[()] if exact_ints.ndim == 0 else exact_ints
         return float(result) if result.ndim == 0 else result
 
     def log_evaluate(self, *, check: bool = True, **values: ArrayLike) -> Any:
@@ -684,8 +775,10 @@ class Bound:
         with np.errstate(all="ignore"):
             out = np.array(np.log(np.where(result > 0, result, 1.0)), dtype=float)
         redo = ~np.isfinite(result) | (np.abs(result) < tiny) | (result < 0)
-        for index in _indices(redo):
-            exact = self._mp_value(arrays, shape, index)
+        indices = _indices(redo)
+        raw = self._exact_inputs(values) if indices else {}
+        for index in indices:
+            exact = self._mp_value(arrays, shape, index, raw=raw)
             if mpmath.isnan(exact):
                 raise ParameterError(self._undefined_message(arrays, shape, index))
             if exact < 0:
@@ -701,24 +794,123 @@ class Bound:
         return self.log_evaluate(check=check, **values) / np.log(10.0)
 
     def _mp_value(
-        self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...], index: tuple[int, ...]
+        self,
+        arrays: Mapping[str, np.ndarray],
+        shape: tuple[int, ...],
+        index: tuple[int, ...],
+        *,
+        raw: Mapping[str, Any] | None = None,
+        function: Any = None,
+        dps: int = MP_DPS,
     ) -> Any:
-        point: dict[str, Any] = {}
-        for name in self._scalar_names():
-            if name in arrays:
-                value = float(np.broadcast_to(arrays[name], shape)[index])
-                point[name] = (
-                    round(value) if self._infos[name].symbol.is_integer else mpmath.mpf(value)
-                )
-        with mpmath.workdps(MP_DPS):
-            point.update({n: [mpmath.mpf(float(v)) for v in arrays[n]] for n in self.sequences})
+        """The bound (or ``function``, compiled like it) at entry ``index``, in mpmath at ``dps``
+        digits; ``nan`` where it is undefined.
+
+        Inputs are taken exactly: from ``raw`` (:meth:`_exact_inputs` of the values given) when
+        given, else from the float arrays; a float is its binary value, an int, a Fraction or a
+        sympy rational that number (rounded to ``dps`` digits only if it has more).
+        """
+        raw = raw if raw is not None else arrays
+        with mpmath.workdps(dps):
             args = []
-            for name in self._infos:
-                args.append(point.get(name, mpmath.mpf(1)))
+            for name, info in self._infos.items():
+                if name not in arrays:
+                    args.append(mpmath.mpf(1))
+                elif info.role == "sequence":
+                    args.append([_exact_mpf(v) for v in np.asarray(raw[name]).flat])
+                else:
+                    value = np.broadcast_to(raw[name], shape)[index]
+                    args.append(_exact_int(value) if info.symbol.is_integer else _exact_mpf(value))
             try:
-                return mpmath.mpf(self._mpmath_function(*args))
+                return mpmath.mpf((self._mpmath_function if function is None else function)(*args))
             except (ZeroDivisionError, ValueError, TypeError):
                 return mpmath.mpf("nan")
+
+    def _exact_inputs(self, values: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        """The values as given (validated by :meth:`_convert`), as arrays of Python numbers of
+        dtype ``object``: ints, Fractions and sympy rationals keep their exact values."""
+        return {name: np.asarray(value, dtype=object) for name, value in values.items()}
+
+    def _rounding_in_doubt(
+        self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...], result: np.ndarray
+    ) -> np.ndarray:
+        """Where the float64 ceiling (floor) of an integer-valued bound may be wrong: values of
+        size 2**40 or more, and arguments within a relative 2**-40 of an integer (the float64
+        argument's rounding error, some hundreds of ulps, can move the ceiling there)."""
+        argument = self._call_numpy(arrays, shape, self._numpy_argument_function)
+        with np.errstate(invalid="ignore"):
+            distance = np.abs(argument - np.round(argument))
+            near = distance <= np.maximum(np.abs(argument), 1.0) * NEAR_INTEGER
+            doubt: np.ndarray = (np.abs(result) >= EXACT_INTEGER_FROM) | near
+        return doubt
+
+    def _mp_integer(
+        self,
+        arrays: Mapping[str, np.ndarray],
+        shape: tuple[int, ...],
+        index: tuple[int, ...],
+        *,
+        raw: Mapping[str, Any],
+    ) -> Any:
+        """The exact value ⌈x⌉ (⌊x⌋) of an integer-valued bound at entry ``index``, as an mpf.
+
+        x is computed by :meth:`_mp_value` with at least 30 digits more than its integer part
+        has, and again with 20 more; the ceiling is taken once x lies farther from the nearest
+        integer than 100 times the difference of the two and than 10**-(digits − 10)·|x|.
+        Otherwise the precision is doubled, up to :data:`MP_MAX_DPS` digits; an argument that
+        is exactly an integer (rational inputs) is recognised by sympy. A value that is
+        undefined (``nan``) or beyond float64 is returned as computed at :data:`MP_DPS`.
+        """
+        value = functools.partial(
+            self._mp_value, arrays, shape, index, raw=raw, function=self._mpmath_argument_function
+        )
+        first = value(dps=MP_DPS)
+        if not mpmath.isfinite(first) or abs(first) > np.finfo(float).max:
+            return first
+        ceiling = self._rounding is sp.ceiling
+        digits = int(mpmath.log10(abs(first))) + 1 if first else 0
+        dps = max(MP_DPS, digits + 30)
+        tried_sympy = False
+        nearest = mpmath.nint(first)
+        while dps <= MP_MAX_DPS:
+            coarse = first if dps == MP_DPS else value(dps=dps)
+            fine = value(dps=dps + 20)
+            with mpmath.workdps(dps + 20):
+                nearest = mpmath.nint(fine)
+                tolerance = max(100 * abs(coarse - fine), abs(fine) * mpmath.mpf(10) ** (10 - dps))
+                if abs(fine - nearest) > tolerance:
+                    return mpmath.ceil(fine) if ceiling else mpmath.floor(fine)
+            if not tried_sympy:  # an argument that is exactly an integer never gets decided
+                tried_sympy = True
+                exact = self._sympy_argument(raw, arrays, shape, index)
+                if exact is not None:
+                    with mpmath.workdps(dps + 20):
+                        return mpmath.mpf(int(sp.ceiling(exact) if ceiling else sp.floor(exact)))
+            dps *= 2
+        raise ParameterError(
+            f"{self.id}: cannot decide the {'ceiling' if ceiling else 'floor'} at "
+            f"{self._point_text(arrays, shape, index)}: its argument equals the integer "
+            f"{int(nearest)} to {dps // 2} digits and sympy finds no exact rational for it"
+        )
+
+    def _sympy_argument(
+        self,
+        raw: Mapping[str, Any],
+        arrays: Mapping[str, np.ndarray],
+        shape: tuple[int, ...],
+        index: tuple[int, ...],
+    ) -> sp.Rational | None:
+        """The argument of the ceiling (floor) at entry ``index`` when sympy evaluates it to an
+        exact rational from the exact inputs (``ceiling(T/2)`` at T = 10), else ``None``."""
+        if self.sequences:
+            return None
+        substitutions = {
+            self._infos[name].symbol: _exact_sympy(np.broadcast_to(raw[name], shape)[index])
+            for name in self._scalar_names()
+            if name in arrays
+        }
+        argument = self.expr.args[0].xreplace(substitutions)
+        return argument if isinstance(argument, sp.Rational) else None
 
     def _point_text(
         self, arrays: Mapping[str, np.ndarray], shape: tuple[int, ...], index: tuple[int, ...]
@@ -894,6 +1086,35 @@ def _indices(mask: np.ndarray) -> list[tuple[int, ...]]:
         if mask.ndim
         else ([()] if bool(mask) else [])
     )
+
+
+def _exact_mpf(value: Any) -> Any:
+    """A validated real number as an mpf at the working precision: a float (numpy or Python)
+    is its binary value, exactly; an int, Fraction or sympy rational that number, rounded to
+    the working precision only where it has no shorter binary form (1/10, 3**200)."""
+    if isinstance(value, numbers.Integral):
+        return mpmath.mpf(int(value))
+    if isinstance(value, numbers.Rational):
+        return mpmath.mpf(int(value.numerator)) / int(value.denominator)
+    if isinstance(value, sp.Expr):  # a real sympy number that is not rational (pi, sqrt(2))
+        return mpmath.mpf(value.evalf(mpmath.mp.dps + 10))
+    return mpmath.mpf(float(value))
+
+
+def _exact_int(value: Any) -> int:
+    """The value of an integer symbol (integral by the domain check) as a Python int."""
+    if isinstance(value, numbers.Rational):
+        return int(value.numerator) // int(value.denominator)
+    return round(float(value))
+
+
+def _exact_sympy(value: Any) -> sp.Expr:
+    """A validated real number as an exact sympy number (a float at its binary value)."""
+    if isinstance(value, numbers.Rational):
+        return sp.Rational(int(value.numerator), int(value.denominator))
+    if isinstance(value, sp.Expr):
+        return value
+    return sp.Rational(float(value))
 
 
 def _latex_escape(text: str) -> str:

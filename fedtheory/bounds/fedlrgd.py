@@ -328,7 +328,10 @@ register(
             "(A·(κX/((κ−1)ε))^{d/2})^{1/(η−(2α+2)d)}}⌉, X = F(θ^(0)) − F_* + 9(B+3)⁴p/(2μ), "
             "A = L2^d η^d e^{η(d+1)} d^{η/2} (2η+2d)^{ηd}/(η−1)^{ηd}: 422 at d = 1, η = 10, "
             "α = L2 = B = μ = p = F(θ^(0)) − F_* = 1, κ = 2, ε = 0.1, and astronomically large "
-            "near η = (2α+2)d (≈ 9·10¹⁷ at d = 1, η = 4.5): evaluate with log_evaluate."
+            "near η = (2α+2)d (≈ 9·10¹⁷ at d = 1, η = 4.5). evaluate gives r exactly (a Python "
+            "int above 2^53) at the exact binary values of the inputs — 1508389598809018 at "
+            "η = 4.6, 1508389598808990 at η = Fraction(23, 5) — and raises beyond float64: "
+            "use log_evaluate there."
         ),
         hypotheses=[_eta_thm2, _alpha_ge_1, _kappa_gt_1, _eps_thm2],
         meanings={"Delta0": _DELTA0_MEANING, "kappa": _KAPPA_MEANING},
