@@ -384,8 +384,9 @@ class Bound:
         claim files, experiments, criteria — evaluates the new one. The symbols, hypotheses
         and example stay those of the theorem."""
         self._expr = expr
-        for cached in ("_numpy_function", "_mpmath_function", "_has_sums"):
-            self.__dict__.pop(cached, None)
+        for name, value in vars(Bound).items():  # every compiled form of the old expression
+            if isinstance(value, functools.cached_property):
+                self.__dict__.pop(name, None)
 
     @property
     def is_order(self) -> bool:

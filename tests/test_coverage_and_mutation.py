@@ -1,0 +1,234 @@
+"""Bound coverage (``catalog --coverage``), declared bound uses and mutation analysis."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from fedtheory import bounds
+from fedtheory.bounds import mutation
+from fedtheory.bounds._usage import recording
+from fedtheory.errors import ParameterError
+from fedtheory.verify import discovery
+from fedtheory.verify.coverage import coverage
+
+REPO = Path(__file__).resolve().parents[1]
+CATALOG = REPO / "verification"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> list[discovery.LoadedClaim]:
+    return discovery.discover(CATALOG)
+
+
+#: Bounds known to be judged by no claim yet, without a reason (issue 12 is open on them): the
+#: list must shrink, never grow — a new bound arriving unexercised fails the test below.
+KNOWN_GAPS = {"minimax.dichotomy.threshold", "minimax.thm8.explicit"}
+
+
+def test_every_registered_bound_is_judged_or_says_why(catalog) -> None:
+    rows = coverage(catalog)
+    unexercised = [r.bound.id for r in rows if r.status == "unexercised"]
+    closed = KNOWN_GAPS - set(unexercised)
+    assert not closed, f"judged now or given a reason: remove {sorted(closed)} from KNOWN_GAPS"
+    unexercised = sorted(set(unexercised) - KNOWN_GAPS)
+    assert not unexercised, (
+        f"bounds that no claim evaluates on data and that give no reason: {unexercised}; add a "
+        "claim that judges them (criterion, uses=) or Bound(..., unjudged='why')"
+    )
+    stale = [r.bound.id for r in rows if r.status == "stale-reason"]
+    assert not stale, f"bounds judged by claims although their unjudged reason says not: {stale}"
+    assert {r.bound.id for r in rows} == set(bounds.ids())
+
+
+def test_declared_uses_are_evaluated(catalog) -> None:
+    """What a file's claims declare is what loading it and running its experiments evaluates."""
+    by_file: dict[Path, list[discovery.LoadedClaim]] = {}
+    for loaded in catalog:
+        by_file.setdefault(loaded.file, []).append(loaded)
+    for file, claims in by_file.items():
+        declared = {b for c in claims for b in (*c.claim.uses, *c.claim.measurement.uses)}
+        with recording() as used:
+            discovery._exec(file)
+            seen = set()
+            for loaded in claims:
+                measurement = loaded.claim.measurement
+                if measurement.bounds and measurement.id not in seen:
+                    seen.add(measurement.id)
+                    point = loaded.claim.sweep("smoke").points()[0]
+                    loaded.claim.experiment(dict(point), 0)
+        unused = sorted({b.origin for b in declared} - used)
+        assert not unused, f"{file.name} declares uses= it never evaluates: {unused}"
+
+
+def test_a_claim_file_evaluating_an_undeclared_bound_is_refused(tmp_path) -> None:
+    file = tmp_path / "claims.py"
+    file.write_text(
+        textwrap.dedent(
+            """
+            from fedtheory import bounds
+            from fedtheory.verify import Claim, RateExponent, Sweep
+
+            B = bounds.get("classic.sgd.strongly-convex.distance")
+            POWER = float(B.exponent("T").power)
+
+            def experiment(params, seed):
+                return {"y": 1.0 / params["T"]}
+
+            grid = Sweep(grid={"T": [1, 10, 100]})
+            claim = Claim(id="classic/demo/rate", source=B.source, statement="1/T",
+                          experiment=experiment, sweeps={"smoke": grid, "quick": grid},
+                          criterion=RateExponent("T", "y", expected=POWER))
+            """
+        )
+    )
+    with pytest.raises(ParameterError, match=r"classic\.sgd\.strongly-convex\.distance"):
+        discovery.load_claim_file(file)
+    file.write_text(file.read_text().replace("POWER))", "POWER), uses=[B])"))
+    [loaded] = discovery.load_claim_file(file)
+    assert loaded.claim.bounds == ("classic.sgd.strongly-convex.distance",)
+
+
+def test_uses_must_be_bounds() -> None:
+    from fedtheory.verify import Measurement, Sweep
+
+    def experiment(params, seed):
+        return {"y": 1.0}
+
+    grid = Sweep(grid={"T": [1, 2]})
+    with pytest.raises(ParameterError, match="uses"):
+        Measurement(
+            id="classic/demo/x",
+            experiment=experiment,
+            sweeps={"smoke": grid, "quick": grid},
+            uses=["classic.gd.strongly-convex"],
+        )
+
+
+def test_recording_follows_substituted_bounds() -> None:
+    with recording() as used:
+        bounds.get("classic.gd.strongly-convex").subs(L=10, mu=1).evaluate(T=3, Delta0=1)
+    assert used == {"classic.gd.strongly-convex"}
+
+
+def test_mutants_cover_every_operator_and_are_deterministic() -> None:
+    found = mutation.mutants("minimax.gmq.crossing")
+    labels = [m.label for m in found]
+    assert "whole bound ×2" in labels and "whole bound ÷2" in labels
+    assert "exponent of n: -1 → -1/2" in labels
+    assert "symbols N ↔ n" in labels
+    assert "term 1/n dropped" in labels
+    assert [m.id for m in found] == [f"minimax.gmq.crossing~{k}" for k in range(1, len(found) + 1)]
+    assert [m.digest for m in mutation.mutants("minimax.gmq.crossing")] == [m.digest for m in found]
+    original = bounds.get("minimax.gmq.crossing").expr
+    assert all(sp.srepr(m.expr) != sp.srepr(original) for m in found)
+
+
+def test_constants_are_mutated_but_not_unit_signs() -> None:
+    n = sp.Symbol("n", positive=True, integer=True)
+    demo = bounds.Bound(
+        "classic.demo",
+        8 / n - 1 / (2 * n**2),
+        kind="upper",
+        quantity="error",
+        source=bounds.Citation("classic", "a demo"),
+        example={"n": 10},
+    )
+    constants = sorted(m.label for m in mutation.mutants(demo) if m.operator == "constant")
+    assert constants == [
+        "constant -1/2 ×2 (→ -1)",
+        "constant -1/2 ÷2 (→ -1/4)",
+        "constant 8 ×2 (→ 16)",
+        "constant 8 ÷2 (→ 4)",
+    ]
+
+
+def test_equivalent_mutants_are_flagged() -> None:
+    # a symmetric expression: swapping the two symbols changes nothing
+    equivalent = [m for m in mutation.mutants("minimax.thm6.aer") if m.equivalent]
+    assert all(m.operator != "scale" for m in equivalent)
+    for m in equivalent:
+        b = bounds.get(m.bound)
+        with mutation.applied(m):
+            mutated = b.evaluate(**{**b.example, **dict.fromkeys(b.constants, 1)})
+        assert mutated == pytest.approx(
+            b.evaluate(**{**b.example, **dict.fromkeys(b.constants, 1)})
+        )
+
+
+def test_applied_plants_and_restores() -> None:
+    bound = bounds.get("minimax.gmq.crossing")
+    example = dict(bound.example)
+    before = bound.evaluate(**example)
+    doubled = next(m for m in mutation.mutants(bound) if m.label == "whole bound ×2")
+    with mutation.applied(doubled):
+        assert mutation.active() is doubled
+        assert bound.evaluate(**example) == pytest.approx(2 * before, rel=1e-15)
+    assert mutation.active() is None
+    assert bound.evaluate(**example) == before
+
+
+def test_mutant_from_dict_checks_the_expression() -> None:
+    mutant = mutation.mutants("minimax.gmq.crossing")[0]
+    assert mutation.mutant_from_dict(mutant.to_dict()) == mutant
+    with pytest.raises(ParameterError, match="another expression"):
+        mutation.mutant_from_dict({**mutant.to_dict(), "digest": "0" * 16})
+    with pytest.raises(ParameterError, match="no such mutant"):
+        mutation.mutant_from_dict({**mutant.to_dict(), "id": "minimax.gmq.crossing~999"})
+
+
+def test_claim_files_reload_under_a_planted_mutant() -> None:
+    file = CATALOG / "minimax" / "lemma7.py"
+    [before] = [c for c in discovery.load_claim_file(file) if c.claim.id.endswith("beta-attained")]
+    mutant = mutation.mutants("minimax.lemma7.beta")[0]
+    with mutation.applied(mutant):
+        [during] = [
+            c for c in discovery.load_claim_file(file) if c.claim.id.endswith("beta-attained")
+        ]
+    assert during.claim is not before.claim
+
+
+def test_mutate_kills_planted_bugs_of_a_judged_bound(tmp_path) -> None:
+    from fedtheory.verify.mutate import mutate
+    from fedtheory.verify.mutation_report import write_mutation_report
+
+    run = mutate(
+        CATALOG / "minimax" / "lemma7.py",
+        bound="minimax.lemma7.beta",
+        store=tmp_path / "r.sqlite",
+        workers=1,
+    )
+    [result] = run.bounds
+    assert result.claims and result.count("survived") == 0
+    assert result.count("killed") == len(result.results) > 0
+    assert run.score("minimax")[2] == 1.0
+    written = write_mutation_report(run, tmp_path / "report")
+    data = json.loads(written["json"].read_text())
+    assert data["scores"]["minimax"]["killed"] == result.count("killed")
+    assert "minimax.lemma7.beta~1" in written["html"].read_text()
+
+
+def test_mutate_reports_unjudged_bounds(tmp_path) -> None:
+    from fedtheory.verify.mutate import mutate
+
+    run = mutate(
+        CATALOG / "minimax" / "lemma7.py",
+        bound="minimax.lemma15.local-steps",
+        store=tmp_path / "r.sqlite",
+        workers=1,
+    )
+    [result] = run.bounds
+    assert not result.claims
+    assert {r.fate for r in result.results} <= {"unjudged", "equivalent"}
+    assert run.score()[1] == 0
+
+
+def test_mutate_refuses_a_bound_of_another_paper(tmp_path) -> None:
+    from fedtheory.verify.mutate import mutate
+
+    with pytest.raises(ParameterError, match="--bound"):
+        mutate(CATALOG, paper="fedlrgd", bound="minimax.gmq.crossing", store=tmp_path / "r")
