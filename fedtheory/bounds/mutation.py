@@ -58,6 +58,7 @@ __all__ = [
     "Operator",
     "active",
     "applied",
+    "change_factors",
     "mutant_from_dict",
     "mutants",
     "reset_after_fork",
@@ -270,6 +271,21 @@ def mutants(bound: Bound | str) -> list[Mutant]:
             Mutant(f"{bound.id}~{len(out) + 1}", bound.id, operator, label, expr, equivalent)
         )
     return out
+
+
+def change_factors(mutant: Mutant) -> list[float]:
+    """mutant / bound at the bound's example point and the two other probe points (where both
+    are finite and the bound is not 0): how much the mutant moves the bound."""
+    bound = get(mutant.bound)
+    points = _probe_points(bound)
+    original = _values(bound, bound._expr, points)
+    changed = _values(bound, mutant.expr, points)
+    factors = []
+    for a, b in zip(original, changed, strict=True):
+        if a is None or b is None or a == 0 or not (mpmath.isfinite(a) and mpmath.isfinite(b)):
+            continue
+        factors.append(float(b / a))
+    return factors
 
 
 def mutant_from_dict(data: Mapping[str, Any]) -> Mutant:

@@ -30,10 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import mpmath
-
 from fedtheory.bounds import Bound, get, iter_bounds
-from fedtheory.bounds.mutation import Mutant, applied, mutants
+from fedtheory.bounds.mutation import Mutant, applied, change_factors, mutants
 from fedtheory.errors import FedTheoryError, NoClaimsError, ParameterError
 from fedtheory.verify.claim import ClaimResult
 from fedtheory.verify.discovery import LoadedClaim, discover, load_claim_file, paths_argument
@@ -185,24 +183,9 @@ def _reloaded(claims: Sequence[LoadedClaim]) -> list[LoadedClaim]:
     return out
 
 
-def _ratio_at_probes(bound: Bound, mutant: Mutant) -> list[float]:
-    """mutant / bound at the example point (and the probe points used for equivalence)."""
-    from fedtheory.bounds.mutation import _probe_points, _values
-
-    points = _probe_points(bound)
-    original = _values(bound, bound._expr, points)
-    changed = _values(bound, mutant.expr, points)
-    ratios = []
-    for a, b in zip(original, changed, strict=True):
-        if a is None or b is None or a == 0 or not (mpmath.isfinite(a) and mpmath.isfinite(b)):
-            continue
-        ratios.append(float(b / a))
-    return ratios
-
-
 def _explain(bound: Bound, mutant: Mutant, baseline: Sequence[ClaimResult]) -> str:
     """Why a mutant survived, as far as the numbers say."""
-    ratios = _ratio_at_probes(bound, mutant)
+    ratios = change_factors(mutant)
     if not ratios:
         return "the mutant is undefined at the bound's example point"
     looser_upper = bound.kind in ("upper", "order-upper") and all(r >= 1 for r in ratios)
