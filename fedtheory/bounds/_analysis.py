@@ -63,7 +63,10 @@ class BoundLike(Protocol):
     stated here so that this module needs nothing from the Bound core (which imports it)."""
 
     id: str
-    expr: sp.Expr
+
+    @property
+    def expr(self) -> sp.Expr: ...
+
     example: dict[str, Any]
     hypotheses: tuple[Any, ...]
 

@@ -112,7 +112,7 @@ class Mutant:
 
 
 def _text(expr: sp.Basic) -> str:
-    return sp.sstr(expr)
+    return str(sp.sstr(expr))
 
 
 def _replace_at(expr: sp.Basic, path: tuple[int, ...], new: sp.Basic) -> sp.Basic:

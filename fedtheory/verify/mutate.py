@@ -202,8 +202,7 @@ def _explain(bound: Bound, mutant: Mutant, baseline: Sequence[ClaimResult]) -> s
             f"looser ({change}): a claim that the bound holds cannot see a looser bound; only a "
             "claim that it is attained (or a rate claim) could"
         )
-    slacks = [_slack(r) for r in baseline]
-    slacks = [s for s in slacks if s is not None]
+    slacks = [s for s in (_slack(r) for r in baseline) if s is not None]
     if mutant.operator == "drop":
         return (
             f"the dropped term changes the bound {change}: negligible, or compensated, where "
@@ -319,10 +318,10 @@ def _mutate_bound(target: Bound, found: Sequence[LoadedClaim], session: _Session
     claim_ids = tuple(c.claim.id for c in judging)
     candidates = mutants(target)
     if not judging:
-        results = tuple(
+        unjudged = tuple(
             MutantResult(m, "equivalent" if m.equivalent else "unjudged") for m in candidates
         )
-        return BoundMutation(target, (), results)
+        return BoundMutation(target, (), unjudged)
     baseline: dict[str, list[ClaimResult]] = {}
 
     def passing(profile: str) -> set[str]:
@@ -332,7 +331,7 @@ def _mutate_bound(target: Bound, found: Sequence[LoadedClaim], session: _Session
         return {r.claim.id for r in baseline[profile] if r.passed}
 
     failing = tuple(sorted({c.claim.id for c in judging} - passing("smoke")))
-    results = []
+    results: list[MutantResult] = []
     for mutant in candidates:
         if mutant.equivalent:
             results.append(MutantResult(mutant, "equivalent", claims=claim_ids))
