@@ -516,6 +516,42 @@ def check_command(ctx: click.Context) -> None:
 _PROFILE_CHOICE = click.Choice(["smoke", "quick", "full"])
 
 
+def _executor_options(command: Any) -> Any:
+    """--executor, --scheduler and --workers: where the tasks of a run go."""
+    for option in reversed(
+        (
+            click.option(
+                "--executor",
+                type=click.Choice(["local", "dask"]),
+                default=None,
+                help="local process pool (default) or a Dask cluster.",
+            ),
+            click.option(
+                "--scheduler",
+                metavar="ADDR",
+                default=None,
+                help=(
+                    "Dask scheduler address (default: $FEDTHEORY_SCHEDULER; implies "
+                    "--executor dask)."
+                ),
+            ),
+            click.option(
+                "--workers", type=int, default=None, help="Worker processes (default: cores)."
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def _check_paper_option(paper: str | None) -> None:
+    """Exit 2 with one line when --paper names no known paper."""
+    from fedtheory.bounds import PAPERS
+
+    if paper is not None and paper not in PAPERS:
+        _fail(f"--paper={paper}: unknown paper key (known: {', '.join(sorted(PAPERS))})")
+
+
 @cli.command("verify")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option(
@@ -525,19 +561,7 @@ _PROFILE_CHOICE = click.Choice(["smoke", "quick", "full"])
     help="smoke (plumbing, ~1 min), quick (decisive on 2 cores) or full (paper-grade).",
 )
 @click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
-@click.option(
-    "--executor",
-    type=click.Choice(["local", "dask"]),
-    default=None,
-    help="local process pool (default) or a Dask cluster.",
-)
-@click.option(
-    "--scheduler",
-    metavar="ADDR",
-    default=None,
-    help="Dask scheduler address (default: $FEDTHEORY_SCHEDULER; implies --executor dask).",
-)
-@click.option("--workers", type=int, default=None, help="Worker processes (default: cores).")
+@_executor_options
 @click.option(
     "--store",
     type=click.Path(path_type=str),
@@ -694,11 +718,9 @@ def catalog_command(
 
 
 def _print_coverage(loaded: Sequence[Any], paper: str | None, console: Console) -> None:
-    from fedtheory.bounds import PAPERS
     from fedtheory.verify.coverage import coverage
 
-    if paper is not None and paper not in PAPERS:
-        _fail(f"--paper={paper}: unknown paper key (known: {', '.join(sorted(PAPERS))})")
+    _check_paper_option(paper)
     rows = coverage(loaded, paper)
     style = {"judged": "green", "reason": "yellow", "unexercised": "red", "stale-reason": "red"}
     for key in sorted({r.bound.paper for r in rows}):
@@ -752,9 +774,7 @@ _STORE_OPTION = click.option(
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--paper", metavar="KEY", default=None, help="Only the bounds of this paper.")
 @click.option("--bound", "bound_id", metavar="ID", default=None, help="Only this bound.")
-@click.option("--executor", type=click.Choice(["local", "dask"]), default=None)
-@click.option("--scheduler", metavar="ADDRESS", default=None, help="Dask scheduler address.")
-@click.option("--workers", type=int, default=None, help="Worker processes.")
+@_executor_options
 @_STORE_OPTION
 @click.option(
     "--report",
@@ -787,11 +807,7 @@ def mutate_command(
     from fedtheory.verify.mutate import mutate
     from fedtheory.verify.mutation_report import render_mutation, write_mutation_report
 
-    if paper is not None:
-        from fedtheory.bounds import PAPERS
-
-        if paper not in PAPERS:
-            _fail(f"--paper={paper}: unknown paper key (known: {', '.join(sorted(PAPERS))})")
+    _check_paper_option(paper)
     console = _console()
     err_console = Console(stderr=True)
     run = mutate(
