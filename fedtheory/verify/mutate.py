@@ -366,5 +366,4 @@ def _mutate_bound(target: Bound, found: Sequence[LoadedClaim], session: _Session
             passing("quick")
             why = _explain(target, mutant, baseline["quick"])
             results.append(MutantResult(mutant, "survived", None, {}, claim_ids, why))
-    _reloaded(judging)  # back to the true registry's claim objects for the next bound
     return BoundMutation(target, claim_ids, tuple(results), failing)
