@@ -12,11 +12,13 @@ form here and so does its expected excess risk; with v = s²/n, V = dv(1 − 1/m
   E[IER] = ½[dv((1−θ)² + (1 − (1−θ)²)/m) + θ²R²]
 * tuned FedProx, λ* = V/R²:       E[IER] = ½[dv/m + R²V/(R² + V)]    — below both endpoints
 * the better of the two (the oracle dichotomy, §3.3) lies within [½·m/(m+1), ½] of the minimax
-  envelope min(ds²/n, R²) + ds²/N of Theorem 8/Corollary 9.
+  envelope min(ds²/n, R²) + ds²/N of Theorem 8/Corollary 9 (a unit test: algebra on the
+  closed forms).
 
-Every claim here compares Monte-Carlo means of exactly computed excess risks with these formulas,
-so a wrong weight, a wrong sampling scheme, an active projection or a wrong risk evaluation
-shows up as a violated identity.
+Every claim here simulates the estimators on GM-Q datasets and judges the Monte-Carlo means of
+their exactly computed excess risks — against these formulas, the registered rates, or each
+other — so a wrong weight, a wrong sampling scheme, an active projection or a wrong risk
+evaluation shows up as a violated claim.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from fedtheory.papers.minimax import (
     gmq_minimax_envelope,
     gmq_tuned_fedprox_lambda,
     gmq_tuned_fedprox_risk,
+    oracle_dichotomy,
     outlier_clients,
     quadratic_clients,
     validated_dichotomy,
@@ -49,8 +52,11 @@ from fedtheory.verify import (
 )
 
 _GMQ = {"d": 8, "noise": 1.0}
+GMQ_PLT = bounds.get("minimax.gmq.plt")
 GMQ_FEDAVG = bounds.get("minimax.gmq.fedavg")
 GMQ_FEDPROX = bounds.get("minimax.gmq.fedprox")
+GMQ_FEDPROX_TUNED = bounds.get("minimax.gmq.fedprox.tuned")
+GMQ_CROSSING = bounds.get("minimax.gmq.crossing")
 
 
 def _exact(m: int, n: int, d: int, R: float, s: float, lam: float) -> dict[str, float]:
@@ -164,65 +170,155 @@ tuned_exact = _identity_claim(
 )
 
 
-def gmq_exact_risks(params: dict[str, Any], seed: int) -> dict[str, float]:
-    """The *expected* risks of the GM-Q estimators, from the closed forms checked above.
+# ------------------------------------ the dichotomy attains the minimax rate (Cor. 9 + (18), V5(c))
 
-    Deterministic: the expectations depend on the drawn optima only through R (the directions
-    are antipodal), so one replicate per point is exact.
+RATE_ATTAINED = bounds.get("minimax.minimax-rate.aer.attained")
+RATE_LOWER = bounds.get("minimax.minimax-rate.aer")
+#: The order bounds' unknown constant C, frozen for GM-Q: the guide's V5(c) asks that the ratio
+#: of the oracle's risk to the minimax rate vary by at most 4× over the grid; we fix the band
+#: [¼, 1]. (The exact GM-Q band [½·m/(m+1), ½] is algebra on the closed forms: a unit test.)
+RATE_CONSTANTS = {"lower": 0.25, "upper": 1.0}
+
+
+def oracle_dichotomy_risk(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """The oracle dichotomy's client-averaged excess risk on one GM-Q draw, in rate units.
+
+    The dichotomy (§3.3) outputs the FedAvg ERM when R² is at most the switch and the local ERMs
+    otherwise; on GM-Q the switch is the exact crossing ds²(1/n − 1/N) of the registered
+    ``minimax.gmq.crossing``. The minimax rate min(m/N, R²) + 1/N of §3.3 takes the problem
+    constants as O(1); GM-Q has β = μ = 1 and gradient noise σ² = ds² (Assumption A(c)), so
+    the risk is reported in units of σ² and R in units of σ.
     """
     m, n, d = int(params["m"]), int(params["n"]), int(params["d"])
     R, s = float(params["R"]), float(params["noise"])
-    exact = _exact(m, n, d, R, s, 0.0)
-    below = gmq_crossing_radius2(d, s, n, m * n) >= R * R
-    oracle = exact["fedavg_exact"] if below else exact["plt_exact"]
-    return {"oracle": oracle, **exact}
+    instance = quadratic_clients(m, n, d, R, s, seed)
+    choice = oracle_dichotomy(instance, gmq_crossing_radius2(d, s, n, m * n))
+    sigma2 = instance.sigma2
+    return {
+        "oracle_in_sigma2": float(instance.excess_risk(choice.models).mean()) / sigma2,
+        "R_in_sigma": R / float(np.sqrt(sigma2)),
+        "N": float(m * n),
+        "chose_fedavg": float(choice.choice == "fedavg"),
+    }
 
 
-_R_GRID = list(np.round(np.geomspace(0.003, 10.0, 25), 5))
-_ENVELOPE = {
-    "smoke": Sweep(grid={"m": [2, 16], "n": [20, 200], "R": _R_GRID}, fixed=_GMQ),
-    "quick": Sweep(grid={"m": [2, 4, 16, 64], "n": [10, 40, 160, 640], "R": _R_GRID}, fixed=_GMQ),
-}
-_ENVELOPE_NOTE = (
-    "Algebra on the closed forms whose Monte-Carlo agreement the identity claims above check; "
-    "one exact point per (m, n, R)."
-)
-gmq_exact_risks_data = Measurement(
-    id="minimax/gmq/exact-risks",
-    experiment=gmq_exact_risks,
-    sweeps=_ENVELOPE,
-    notes=_ENVELOPE_NOTE,
-)
-oracle_upper = gmq_exact_risks_data.claim(
-    id="minimax/cor9/oracle-below-envelope",
-    source=Citation("minimax", "§3.3, eqs. (18)–(19) with Corollary 9"),
-    statement=(
-        "The dichotomy (FedAvg when R² is below the switch, local training above) attains the "
-        "minimax envelope min(ds²/n, R²) + ds²/N: on GM-Q its expected risk is at most ½ of it."
+_RATE_R = [float(f"{r:.4g}") for r in np.geomspace(0.01, 10.0, 13)]
+gmq_dichotomy_rate = Measurement(
+    id="minimax/gmq/dichotomy-rate",
+    experiment=oracle_dichotomy_risk,
+    sweeps={
+        "smoke": Sweep(
+            grid={"m": [2, 16], "n": [20], "R": _RATE_R[::2]}, fixed=_GMQ, replicates=16
+        ),
+        "quick": Sweep(
+            grid={"m": [2, 16, 64], "n": [10, 160], "R": _RATE_R}, fixed=_GMQ, replicates=64
+        ),
+    },
+    notes=(
+        "R from 0.01 to 10 (R/σ from 0.0035 to 3.5) covers, for every (m, n), the flat 1/N "
+        "regime, the R² regime and the flat m/N regime of the rate; 64 datasets per point."
     ),
-    criterion=UpperBoundHolds("oracle", "envelope_upper", x="R", over="every", rtol=1e-9),
-    notes="Equality holds for R² ≤ ds²(1/n − 1/N).",
 )
-oracle_lower = gmq_exact_risks_data.claim(
+_RATE_ARGS = {"m": "m", "N": "N", "R": "R_in_sigma"}
+oracle_upper = gmq_dichotomy_rate.claim(
+    id="minimax/cor9/oracle-below-envelope",
+    source=Citation("minimax", "§3.3, eq. (18) with Corollary 9: the dichotomy attains the rate"),
+    statement=(
+        "The oracle dichotomy (FedAvg below the switch, local training above) attains the "
+        "minimax rate: on GM-Q its simulated excess risk is at most 1× min(m/N, R²) + 1/N "
+        "(risk in units of σ² = ds², R in units of σ) at every m, n and R of the grid."
+    ),
+    criterion=UpperBoundHolds(
+        "oracle_in_sigma2",
+        RATE_ATTAINED,
+        x="R",
+        over="mean",
+        bound_args={"C": RATE_CONSTANTS["upper"], **_RATE_ARGS},
+    ),
+    bound=RATE_ATTAINED,
+    notes="On GM-Q the ratio is exactly ½ where FedAvg is chosen: a margin of 2.",
+)
+oracle_lower = gmq_dichotomy_rate.claim(
     id="minimax/cor9/oracle-above-envelope",
     source=Citation("minimax", "Theorem 8 / Corollary 9 (lower bounds) on GM-Q"),
     statement=(
-        "No constant-factor gain is left over the envelope: the dichotomy's expected risk on "
-        "GM-Q is at least ½·m/(m+1) of min(ds²/n, R²) + ds²/N, so 'exactly one of FedAvg and "
-        "local training is optimal' holds up to the factor (m+1)/m."
+        "No more than a constant factor is left between the dichotomy and the minimax rate: on "
+        "GM-Q its simulated excess risk is at least ¼ of min(m/N, R²) + 1/N (units σ² = ds² "
+        "and σ) at every m, n and R of the grid, so 'exactly one of FedAvg and local training "
+        "is optimal' holds with the constants within a factor 4."
     ),
-    criterion=LowerBoundHolds("oracle", "envelope_lower", x="R", over="every", rtol=1e-9),
-    notes="Equality holds for R² ≥ ds²/n.",
+    criterion=LowerBoundHolds(
+        "oracle_in_sigma2",
+        RATE_LOWER,
+        x="R",
+        over="mean",
+        bound_args={"C": RATE_CONSTANTS["lower"], **_RATE_ARGS},
+    ),
+    bound=RATE_LOWER,
+    notes="On GM-Q the ratio is ½·m/(m+1) ≥ ⅓ where local training is chosen: a margin of 4/3.",
 )
-tuned_beats_both = gmq_exact_risks_data.claim(
+
+
+# ------------------------------------------ tuned FedProx beats both endpoints (§3.4 conjecture)
+
+
+def tuned_fedprox_versus_endpoints(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """Simulated risk of FedProx at λ* = V/R² against the better expected endpoint.
+
+    The reference min(E[IER_PLT], E[IER_FA]) is the registered ``minimax.gmq.plt`` and
+    ``minimax.gmq.fedavg``; the tuned model is the exact minimizer of (20) on the data.
+    """
+    m, n, d = int(params["m"]), int(params["n"]), int(params["d"])
+    R, s = float(params["R"]), float(params["noise"])
+    instance = quadratic_clients(m, n, d, R, s, seed)
+    tuned = instance.fedprox_erm(gmq_tuned_fedprox_lambda(d, s, n, m, R))[1]
+    plt = float(GMQ_PLT.evaluate(d=d, s2=s * s, n=n))
+    fedavg = float(GMQ_FEDAVG.evaluate(R=R, d=d, s2=s * s, N=m * n))
+    return {
+        "tuned": float(instance.excess_risk(tuned).mean()),
+        "better_expected": min(plt, fedavg),
+    }
+
+
+_TUNED_M, _TUNED_N = 10, 100
+#: R* of the registered crossing; the grid spans R*/3 … 3R*, where tuned FedProx gains ≥ 5% over
+#: the better endpoint (the gain vanishes far from R*, where λ* → 0 or ∞ and the data cannot
+#: tell tuned FedProx from the endpoint it becomes; that ordering is a unit test on the formulas)
+_TUNED_R_STAR = float(
+    np.sqrt(
+        GMQ_CROSSING.evaluate(d=_GMQ["d"], s2=_GMQ["noise"] ** 2, n=_TUNED_N, N=_TUNED_M * _TUNED_N)
+    )
+)
+gmq_tuned_versus_endpoints = Measurement(
+    id="minimax/gmq/tuned-fedprox-versus-endpoints",
+    experiment=tuned_fedprox_versus_endpoints,
+    sweeps={
+        profile: Sweep(
+            grid={"R": [float(f"{_TUNED_R_STAR * f:.4g}") for f in factors]},
+            fixed={**_GMQ, "m": _TUNED_M, "n": _TUNED_N},
+            replicates=reps,
+        )
+        for profile, factors, reps in (
+            ("smoke", (0.5, 1.0, 2.0), 200),
+            ("quick", tuple(np.geomspace(1 / 3, 3, 7)), 1000),
+        )
+    },
+)
+tuned_beats_both = gmq_tuned_versus_endpoints.claim(
     id="minimax/thm11/gmq-tuned-fedprox-beats-both",
-    source=Citation("minimax", "§3.4 conjecture after Theorem 12 (exact on GM-Q)"),
+    source=Citation("minimax", "§3.4 conjecture after Theorem 12 (tuned FedProx), GM-Q"),
     statement=(
-        "Optimally tuned FedProx is minimax optimal — on GM-Q its expected risk is never above "
-        "the better of FedAvg and local training (the paper conjectures optimality from "
-        "Figure 1)."
+        "Optimally tuned FedProx does at least as well as the better of FedAvg and local "
+        "training (the paper conjectures its optimality from Figure 1): on GM-Q, FedProx "
+        "simulated at λ* = V/R² has a mean excess risk below min(ds²/(2n), ½(R² + ds²/N)) for "
+        "R from R*/3 to 3R*, m = 10, n = 100."
     ),
-    criterion=UpperBoundHolds("tuned_exact", "better_exact", x="R", over="every", rtol=1e-9),
+    criterion=UpperBoundHolds("tuned", "better_expected", x="R", over="mean"),
+    bound=GMQ_FEDPROX_TUNED,
+    notes=(
+        "Near R* the gain is large (tuned/better ≈ 0.55 at R*, m = 10); at R*/3 and 3R* it is "
+        "5% and 9%, resolved by 1000 datasets per point (interval ±1.5%)."
+    ),
 )
 
 
@@ -474,7 +570,6 @@ gmq_crossing_scaling = gmq_dichotomy_data.claim(
     bound=bounds.get("minimax.dichotomy.threshold"),
 )
 _LOCATION_R = [float(f"{r:.4g}") for r in np.geomspace(0.18, 0.4, 12)]
-GMQ_CROSSING = bounds.get("minimax.gmq.crossing")
 _LOCATION_N, _LOCATION_M = 100, 10
 # R* from the registered R*² (not typed in: a wrong registered formula must move the check)
 _LOCATION_EXPECTED = float(
