@@ -631,6 +631,16 @@ gmq_dichotomy_data = Measurement(
     id="minimax/gmq/dichotomy",
     experiment=gmq_dichotomy,
 )
+THRESHOLD = bounds.get("minimax.dichotomy.threshold")
+#: The switch R² ∝ m/N of §3.3 as registered: its powers of m and N (1 and −1). R* is its square
+#: root, so along the three paths of V6 the crossing scales like
+#: n^(e_N/2) at fixed m (N = mn ∝ n), m^(e_m/2) at fixed N, m^((e_m + e_N)/2) at fixed n.
+_E_M = float(THRESHOLD.exponent("m").power)
+_E_N = float(THRESHOLD.exponent("N").power)
+R_STAR_IN_N_AT_FIXED_M = _E_N / 2
+R_STAR_IN_M_AT_FIXED_TOTAL = _E_M / 2
+R_STAR_IN_M_AT_FIXED_N = (_E_M + _E_N) / 2
+
 gmq_crossing_scaling = gmq_dichotomy_data.claim(
     id="minimax/dichotomy/gmq-crossing-scales-like-sqrt-m-over-n",
     source=Citation("minimax", "§3.3, eqs. (18)–(19): the switch at R² ≍ m/N (GM-Q)"),
@@ -640,9 +650,14 @@ gmq_crossing_scaling = gmq_dichotomy_data.claim(
     ),
     sweeps=DICHOTOMY_SWEEPS,
     criterion=Crossing(
-        "R", "plt", "fedavg", direction="a-below-b-after", scaling=("n", -0.5), scaling_band=0.08
+        "R",
+        "plt",
+        "fedavg",
+        direction="a-below-b-after",
+        scaling=("n", R_STAR_IN_N_AT_FIXED_M),
+        scaling_band=0.08,
     ),
-    bound=bounds.get("minimax.dichotomy.threshold"),
+    bound=THRESHOLD,
 )
 _LOCATION_R = [float(f"{r:.4g}") for r in np.geomspace(0.18, 0.4, 12)]
 _LOCATION_N, _LOCATION_M = 100, 10
@@ -734,6 +749,86 @@ gmq_crossing_in_m = Claim(
         direction="a-below-b-after",
     ),
     bound=GMQ_CROSSING,
+)
+
+# V6 in m, as exponents: the crossing's power of m at fixed N and at fixed n, each read from the
+# registered switch. On GM-Q, R*² = ds²(m − 1)/N at fixed N (fitted slope of R* ≈ 0.52 over
+# m = 8 … 128) and ds²(1 − 1/m)/n at fixed n (≈ 0.02): within the band ±0.08 of ½ and 0, and
+# far from the rivals "R*² ∝ 1/N" (slope 0 at fixed N, −½ at fixed n).
+_M_SCALING = [8, 16, 32, 64, 128]
+
+
+def crossing_in_m(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """Local training and FedAvg on one GM-Q draw with m clients of n = N/m (or given n)."""
+    m = int(params["m"])
+    n = int(params["N"]) // m if "N" in params else int(params["n"])
+    instance = quadratic_clients(m, n, int(params["d"]), float(params["R"]), 1.0, seed)
+    return {
+        "plt": float(instance.excess_risk(instance.local_erm()).mean()),
+        "fedavg": float(instance.excess_risk(instance.global_erm()).mean()),
+    }
+
+
+def _m_scaling_sweeps(fixed: dict[str, Any], low: float, high: float) -> dict[str, Sweep]:
+    return {
+        profile: Sweep(
+            grid={
+                "m": m_values,
+                "R": [float(f"{r:.4g}") for r in np.geomspace(low, high, points)],
+            },
+            fixed={"d": _GMQ["d"], **fixed},
+            replicates=reps,
+        )
+        for profile, m_values, points, reps in (
+            ("smoke", _M_SCALING[::2], 8, 24),
+            ("quick", _M_SCALING, 14, 64),
+        )
+    }
+
+
+gmq_crossing_at_fixed_total = Claim(
+    id="minimax/dichotomy/gmq-crossing-in-m-at-fixed-total",
+    experiment=crossing_in_m,
+    source=Citation("minimax", "§3.3: the switch at R² ≍ m/N, its m at fixed N (guide V6)"),
+    statement=(
+        "At a fixed total N = 6400 the crossing of FedAvg and local training on GM-Q scales like "
+        "m^(1/2) in the number of clients (m = 8 … 128, n = N/m): the power of m in the "
+        "switch R² ≍ m/N, halved."
+    ),
+    # R* runs from 0.094 (m = 8) to 0.40 (m = 128); the grid reaches 2× beyond both
+    sweeps=_m_scaling_sweeps({"N": 6400}, 0.045, 0.8),
+    criterion=Crossing(
+        "R",
+        "plt",
+        "fedavg",
+        direction="a-below-b-after",
+        scaling=("m", R_STAR_IN_M_AT_FIXED_TOTAL),
+        scaling_band=0.08,
+    ),
+    bound=THRESHOLD,
+    notes="Exponent read from minimax.dichotomy.threshold; band ±0.08 (guide §5.2).",
+)
+gmq_crossing_at_fixed_n = Claim(
+    id="minimax/dichotomy/gmq-crossing-in-m-at-fixed-n",
+    experiment=crossing_in_m,
+    source=Citation("minimax", "§3.3: the switch at R² ≍ m/N = 1/n at fixed n (guide V6)"),
+    statement=(
+        "At a fixed local size n = 50 the crossing on GM-Q does not move with the number of "
+        "clients (m = 8 … 128): R*² ≍ m/N = 1/n, whose power of m is 0 — not the −½ of a "
+        "switch at R² ≍ 1/N."
+    ),
+    # R* = √(ds²(1 − 1/m)/n) runs from 0.37 to 0.40
+    sweeps=_m_scaling_sweeps({"n": 50}, 0.15, 1.0),
+    criterion=Crossing(
+        "R",
+        "plt",
+        "fedavg",
+        direction="a-below-b-after",
+        scaling=("m", R_STAR_IN_M_AT_FIXED_N),
+        scaling_band=0.08,
+    ),
+    bound=THRESHOLD,
+    notes="Exponent read from minimax.dichotomy.threshold; band ±0.08 (guide §5.2).",
 )
 
 # ----------------------------------------------------------------- federated stability (V8)
