@@ -93,6 +93,7 @@ middle_actual = gmq_tuned_middle.claim(
 LEMMA14 = bounds.get("minimax.lemma14")
 LEMMA15 = bounds.get("minimax.lemma15")
 PROP16 = bounds.get("minimax.prop16")
+LOCAL_STEPS = bounds.get("minimax.lemma15.local-steps")
 
 
 def _objective(instance: Any, lam: float, w_global: np.ndarray, w_local: np.ndarray) -> float:
@@ -132,11 +133,11 @@ def algorithm2(params: dict[str, Any], seed: int) -> dict[str, float]:
     instance = _gmq_in_ball(params, data_seed)
     beta = mu = 1.0
     diameter = 2 * radius
-    g_lambda = min(beta**2 * diameter**2, 2 * lam * instance.ell_inf, lam**2 * diameter**2)
-    schedule = [
-        max(1, int(np.ceil((4 * t + 20) * lam**2 * beta**2 * diameter**2 / (mu**2 * g_lambda))) - 1)
-        for t in range(T)
-    ]
+    # K_t from the registered (38), rounded up (at least one step)
+    required = LOCAL_STEPS.evaluate(
+        tau=np.arange(T), beta=beta, mu=mu, lam=lam, D=diameter, ell_inf=instance.ell_inf
+    )
+    schedule = [max(1, int(np.ceil(k))) for k in np.atleast_1d(required)]
     run = fedprox(
         instance.data,
         lam=lam,
