@@ -334,6 +334,28 @@ def test_fedprox_bounds_are_linear_in_r_in_the_middle_regime() -> None:
         assert value == pytest.approx(2 * (math.sqrt(m) + 1) / n_total, rel=1e-12)
 
 
+def test_fedprox_bound_across_the_middle_regime() -> None:
+    """The sentence after (30): "if 1/mN ≲ R² ≲ m/N, then (30) becomes O(m/N), whereas the lower
+    bound reads Ω(R² + 1/N), and thus (30) is suboptimal unless R² ≍ m/N". Literally true: (30)
+    is at most (μ + β‖ℓ‖∞/μ)(m/N + 1/N) there. Its actual size is Θ(R√(m/N)), linear in R (the
+    former claims minimax/thm11/middle-regime-printed/-corrected: algebra on the registered
+    bound, moved here), so it is suboptimal against R² + 1/N in either reading."""
+    m, n_total = 1000, 1e8
+    radii = np.geomspace(10 / math.sqrt(m * n_total), 0.3 * math.sqrt(m / n_total), 12)
+    point = {"mu": 1, "beta": 1, "ell_inf": 1, "m": m, "N": n_total, "C": 1}
+    bound = FP_AER_BALANCED.evaluate(R=radii, **point)
+    assert np.all(bound <= 2 * (m / n_total + 1 / n_total) * (1 + 1e-12))  # O(m/N), literally
+    slope = np.polyfit(np.log(radii), np.log(bound), 1)[0]
+    assert 0.9 <= slope <= 1.1  # Θ(R√(m/N)): 0.976 here, not the flat m/N
+    np.testing.assert_allclose(bound, 2 * (radii * math.sqrt(m / n_total) + 1 / n_total))
+    lower = RATE_AER.evaluate(R=radii, m=m, N=n_total, C=1)
+    assert np.all(bound / lower > 3)  # suboptimal inside the regime …
+    at_kink = {**point, "R": math.sqrt(m / n_total)}
+    assert FP_AER_BALANCED.evaluate(**at_kink) / RATE_AER.evaluate(
+        R=at_kink["R"], m=m, N=n_total, C=1
+    ) == pytest.approx(2, rel=1e-12)  # … and optimal at its edge R² = m/N
+
+
 def test_lemma15_gradient_bound_is_a_three_way_minimum() -> None:
     beta, d_w, lam, ell = s(LEMMA15, "beta", "D", "lam", "ell_inf")
     (minimum,) = LEMMA15.expr.atoms(sp.Min)

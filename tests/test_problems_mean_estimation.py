@@ -24,6 +24,7 @@ from fedtheory.papers.minimax import (
     gmq_expected_risk_fedavg,
     gmq_expected_risk_fedprox,
     gmq_expected_risk_plt,
+    gmq_minimax_envelope,
     gmq_tuned_fedprox_lambda,
     gmq_tuned_fedprox_risk,
     linear_regression_clients,
@@ -427,6 +428,32 @@ def test_tuned_fedprox_and_crossing_radius() -> None:
     np.testing.assert_allclose(
         gmq_expected_risk_fedavg(at_crossing), gmq_expected_risk_plt(d, s, n), rtol=1e-13
     )
+
+
+@pytest.mark.parametrize("m", [2, 4, 16, 64])
+def test_oracle_dichotomy_is_within_its_exact_band_of_the_envelope(m: int) -> None:
+    """Guide V5(c) on GM-Q, exact: the better of local training and FedAvg lies between
+    ½·m/(m + 1) and ½ of min(ds²/n, R²) + ds²/N, both ends attained (½ while FedAvg is chosen,
+    ½·m/(m + 1) once R² ≥ ds²/n). Algebra on the closed forms, moved here from the claims
+    minimax/cor9/oracle-*-envelope, which now judge the simulated dichotomy against the rate."""
+    d, s = 8, 1.0
+    radii = np.geomspace(0.003, 10.0, 120)
+    for n in (10, 40, 160, 640):
+        plt = gmq_expected_risk_plt(d, s, n)
+        fedavg = np.array(
+            [
+                gmq_expected_risk_fedavg(quadratic_clients(m, n, d, r, s, 0, weights="fair"))
+                for r in radii
+            ]
+        )
+        assert np.allclose(fedavg, fedavg[:, :1], rtol=1e-12)  # every client has bias R²
+        oracle = np.where(radii**2 <= gmq_crossing_radius2(d, s, n, m * n), fedavg[:, 0], plt)
+        ratio = oracle / gmq_minimax_envelope(d, s, n, m, radii)
+        low, high = 0.5 * m / (m + 1), 0.5
+        assert np.all(ratio >= low * (1 - 1e-12))
+        assert np.all(ratio <= high * (1 + 1e-12))
+        assert ratio[0] == pytest.approx(high, rel=1e-12)
+        assert ratio[-1] == pytest.approx(low, rel=1e-12)
 
 
 @pytest.mark.parametrize("p_o", [0.1, 0.25, 0.7])

@@ -7,9 +7,12 @@ Algorithm 1 deterministic given the data, so its limit can be compared with the 
 exactly:
 
 * one local step per round is gradient descent on Σ p_i L_i, whose limit is the ERM;
-* K > 1 local steps converge to a different fixed point — the well-known *client drift* — so
-  "the output of Algorithm 1 is the minimizer of (8)", which the paper's reading of its own
-  experiment presumes, is false. The claim reports how far the limit is from the ERM.
+* K > 1 local steps with constant steps converge to a different fixed point — the well-known
+  *client drift* — so Algorithm 1 run as in App. D (constant steps, several local epochs) does
+  not compute the minimizer of (8) that Theorem 6 analyses. The paper does not say it does: it
+  relies on Li et al. (2020b), "where they showed that FedAvg is guaranteed to converge to the
+  global optimum under a suitable hyperparameter choice" — decaying steps, which App. D does not
+  use. The claim reports how far the constant-step limit is from the ERM.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import numpy as np
 from fedtheory.algorithms import fedavg
 from fedtheory.bounds import Citation
 from fedtheory.papers.minimax import linear_regression_clients
-from fedtheory.verify import Measurement, Sweep, UpperBoundHolds
+from fedtheory.verify import LowerBoundHolds, Measurement, Sweep, UpperBoundHolds
 
 
 def fedavg_limit(params: dict[str, Any], seed: int) -> dict[str, float]:
@@ -69,17 +72,25 @@ one_step = alg1_limit.claim(
     criterion=UpperBoundHolds("distance2", "tolerance", x="K", over="every"),
 )
 several_steps = alg1_limit.claim(
-    id="minimax/alg1/local-steps-reach-the-erm",
-    source=Citation("minimax", "Theorem 6 read for Algorithm 1 as run in App. D"),
+    id="minimax/alg1/constant-steps-drift-from-the-erm",
+    source=Citation(
+        "minimax", "§3.1 on Algorithm 1 (convergence “under a suitable hyperparameter choice”)"
+    ),
     statement=(
-        "Algorithm 1 with several local steps per round and constant steps outputs the "
-        "minimizer of (8) analysed by Theorem 6 (to 1e−12 relative)."
+        "Theorem 6 is about the ERM of (8), not about Algorithm 1 with constant steps: with "
+        "K = 2, 5, 10 local gradient steps per round and a constant local step, as in App. D, "
+        "Algorithm 1 converges to a point away from that ERM (client drift; squared distance "
+        "above 1e−12 relative in every replicate)."
     ),
     sweeps=_sweeps([2, 5, 10]),
-    criterion=UpperBoundHolds("distance2", "tolerance", x="K", over="every"),
-    expect="violated",
+    criterion=LowerBoundHolds("distance2", "tolerance", x="K", over="every"),
     notes=(
-        "Hidden assumption (guide §6.11): with heterogeneous client Hessians the fixed point of "
-        "local steps is biased (client drift); Theorem 6 covers the ERM, not Algorithm 1."
+        "Not an erratum. The paper (§3.1): “The above optimization formulation is in fact "
+        "covered by the general theory of Li et al. (2020b), where they showed that FedAvg is "
+        "guaranteed to converge to the global optimum under a suitable hyperparameter choice, "
+        "even in the presence of heterogeneity (but the convergence is slower). Thus, in the "
+        "following discussion, we again consider the global minimizer of (8).” The suitable "
+        "choice is decaying steps; with constant steps and heterogeneous client Hessians the "
+        "limit is biased. Same data and threshold as alg1/one-local-step-reaches-the-erm."
     ),
 )

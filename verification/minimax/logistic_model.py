@@ -215,6 +215,10 @@ floor_coefficient = gml_floor.claim(
 # --------------------------------------------------------------- phase transition (V6, central)
 
 _CROSS_N = [100, 200, 400, 800, 1600]
+THRESHOLD = bounds.get("minimax.dichotomy.threshold")
+#: R* ∝ √(switch), the switch R² ≍ m/N as registered: at fixed m (N = mn ∝ n) its power of N,
+#: halved, is the crossing's power of n (−½)
+R_STAR_IN_N_AT_FIXED_M = float(THRESHOLD.exponent("N").power) / 2
 
 
 def _r_grid(points: int) -> list[float]:
@@ -246,10 +250,11 @@ crossing_scaling = gml_crossing.claim(
         "plt",
         "fedavg",
         direction="a-below-b-after",
-        scaling=("n", -0.5),
+        scaling=("n", R_STAR_IN_N_AT_FIXED_M),
         scaling_band=0.08,
     ),
-    bound=bounds.get("minimax.dichotomy.threshold"),
+    bound=THRESHOLD,
+    uses=[THRESHOLD],
     notes=(
         "The band ±0.08 (guide §5.2) also excludes the alternatives 0 and −1. Curves: exact-risk "
         "means over 24 datasets per point; crossings interpolated in log R and bootstrapped."
