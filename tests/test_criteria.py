@@ -20,6 +20,7 @@ from scipy import stats as scipy_stats
 
 from fedtheory import bounds
 from fedtheory.errors import ConditionError, ParameterError
+from fedtheory.verify import report
 from fedtheory.verify.criteria import (
     MIN_BOOTSTRAP_REPLICATES,
     Crossing,
@@ -384,6 +385,169 @@ def test_lower_mean_outcomes():
 def far_min(n: int, sd: float, se: float) -> float:
     """The smallest replicate of point 1 of the 'far below' lower-bound data (the worst one)."""
     return float((1.0 - (10 * se + sd * standardized(n, seed=11))).min())
+
+
+# --------------------------------------------------------------------------- resolving power
+
+
+def test_upper_every_resolving_power_is_the_tightest_replicate():
+    # bound 1 everywhere; per-replicate slack 1/y: 10⁴, 5·10³, 8·10³, 3200, 10⁴, 2·10⁴
+    measured = [[1e-4, 2e-4], [1.25e-4, 1 / 3200], [1e-4, 5e-5]]
+    verdict = UpperBoundHolds("y", "bound", over="every").judge(
+        upper_every_data(measured, [1.0] * 3)
+    )
+    assert verdict.outcome == HOLDS
+    assert verdict.numbers["resolving_power"] == pytest.approx(3200 * (1 + 1e-9), rel=1e-14)
+    # per point: the tightest replicate there, not the ratio of the means
+    assert [row["resolving_power"] for row in verdict.table] == pytest.approx(
+        [5000, 3200, 10000], rel=1e-8
+    )
+    assert verdict.table[1]["ratio"] == pytest.approx(1 / np.mean(measured[1]), rel=1e-14)
+    assert verdict.numbers["min_ratio"] > verdict.numbers["resolving_power"]
+    assert json.loads(strict_json(verdict))["numbers"]["resolving_power"] == pytest.approx(3200)
+    assert report.resolving_power_note(verdict) == (
+        "cannot see constant errors below ×3.2·10³ (slack at the tightest point)"
+    )
+
+
+def test_lower_and_mean_resolving_power_use_the_decision_statistic():
+    # LowerBoundHolds, every replicate: the smallest y/bound
+    bound = [0.5, 0.25, 0.125]
+    above = upper_every_data([[1.0, 2.0], [1.0, 0.5], [0.5, 4.0]], bound)
+    verdict = LowerBoundHolds("y", "bound", over="every").judge(above)
+    assert verdict.outcome == HOLDS
+    assert verdict.numbers["resolving_power"] == pytest.approx(2.0 / (1 - 1e-9), rel=1e-14)
+    assert report.resolving_power_note(verdict) is None  # below 10²: no warning
+    # over="mean": the smallest mean(bound)/mean(y) (upper) and mean(y)/mean(bound) (lower)
+    data = mean_data([-0.5, -0.4, -0.6], n=20, sd=0.1)
+    assert UpperBoundHolds("y", "bound").judge(data).numbers["resolving_power"] == (
+        pytest.approx(1 / 0.6, rel=1e-8)
+    )
+    data = mean_data([-0.5, -0.4, -0.6], n=20, sd=0.1, side=-1)
+    assert LowerBoundHolds("y", "bound").judge(data).numbers["resolving_power"] == (
+        pytest.approx(1.4, rel=1e-8)
+    )
+
+
+CRITERIA = [(UpperBoundHolds, 1.0), (LowerBoundHolds, -1.0)]
+
+
+@pytest.mark.parametrize(("criterion", "side"), CRITERIA, ids=["upper", "lower"])
+@pytest.mark.parametrize("over", ["every", "mean"])
+@pytest.mark.parametrize("scale", ["linear", "log", "exponent"])
+def test_resolving_power_is_the_largest_planted_error_the_claim_cannot_see(
+    criterion, side, over, scale
+):
+    """Plant the error just below and just above the resolving power: holds, then not."""
+    rng = np.random.default_rng(7)
+    rows = []
+    for t in T_GRID:
+        if scale == "linear":
+            y = rng.uniform(0.5, 2.0, 5)
+            b = y * rng.uniform(3.0, 50.0, 5) ** side
+        else:
+            y = rng.normal(0.0, 5.0, 5)
+            b = y + side * rng.uniform(1.0, 4.0, 5)
+        rows.append(({"T": t}, {"y": y, "b": b}))
+    data = make_measurements(CLAIM, ["T"], rows)
+    crit = criterion("y", "b", over=over, scale=scale)
+    verdict = crit.judge(data)
+    assert verdict.outcome == HOLDS
+    key = "exponent_margin" if scale == "exponent" else "resolving_power"
+    power = verdict.numbers[key]
+    assert power > (0 if scale == "exponent" else 1)
+    assert power == min(row[key] for row in verdict.table)
+
+    def planted(error: float) -> str:
+        """Outcome when the bound's constant (exponent) is wrong by ``error``."""
+        changed = []
+        for params, point in zip([{"T": t} for t in T_GRID], data.points, strict=True):
+            b = np.asarray(point["b"])
+            if scale == "linear":
+                b = b / error if side > 0 else b * error
+            elif scale == "log":
+                b = b - side * math.log(error)
+            else:
+                b = b - side * error
+            changed.append((params, {"y": point["y"], "b": b}))
+        return crit.judge(make_measurements(CLAIM, ["T"], changed)).outcome
+
+    assert planted(power * (1 - 1e-6)) == HOLDS
+    assert planted(power * (1 + 1e-6)) != HOLDS
+
+
+def test_resolving_power_absent_or_infinite():
+    # the claim does not hold: no resolving power
+    violated = UpperBoundHolds("y", "bound", over="every").judge(
+        upper_every_data([[2.0], [0.5], [0.5]], [1.0] * 3)
+    )
+    assert violated.outcome == VIOLATED
+    assert "resolving_power" not in violated.numbers
+    assert report.resolving_power_note(violated) is None
+    # a non-positive bound has no constant to rescale: left out, absent when it is everywhere
+    verdict = LowerBoundHolds("y", "bound", over="every").judge(
+        upper_every_data([[-0.5], [0.0], [2.0]], [-1.0, -1.0, 0.5])
+    )
+    assert verdict.numbers["resolving_power"] == pytest.approx(4.0, rel=1e-8)
+    verdict = LowerBoundHolds("y", "bound", over="every").judge(
+        upper_every_data([[-0.5], [0.0], [2.0]], [-1.0] * 3)
+    )
+    assert verdict.outcome == HOLDS
+    assert "resolving_power" not in verdict.numbers
+    assert [row["resolving_power"] for row in verdict.table] == [
+        pytest.approx(math.nan, nan_ok=True)
+    ] * 3
+    # measured ≤ 0 under a positive upper bound: no constant error is visible
+    verdict = UpperBoundHolds("y", "bound", over="every").judge(
+        upper_every_data([[0.0], [-1.0], [0.0]], [1.0] * 3)
+    )
+    assert verdict.numbers["resolving_power"] == math.inf
+    assert json.loads(strict_json(verdict))["numbers"]["resolving_power"] is None
+    assert report.resolving_power_note(verdict) == (
+        "cannot see constant errors of any size (infinite slack at the tightest point)"
+    )
+
+
+def test_exponent_margin_and_its_sentence():
+    # slope ≤ −2η/d + 0.1: slopes far steeper than the bound at every point
+    rows = [
+        ({"eta": eta}, {"slope": [s], "slope_bound": [-2 * eta + 0.1]})
+        for eta, s in ((0.5, -1.8), (1.0, -2.8), (1.5, -4.0))
+    ]
+    data = make_measurements(CLAIM, ["eta"], rows)
+    verdict = UpperBoundHolds("slope", "slope_bound", over="every", scale="exponent").judge(data)
+    assert verdict.outcome == HOLDS
+    assert verdict.numbers["exponent_margin"] == pytest.approx(0.9, rel=1e-8)
+    assert "resolving_power" not in verdict.numbers
+    assert report.resolving_power_note(verdict) == (
+        "cannot see exponent errors below Δ=0.9 (margin at the tightest point)"
+    )
+    rows[0] = ({"eta": 0.5}, {"slope": [-1.2], "slope_bound": [-0.9]})
+    verdict = UpperBoundHolds("slope", "slope_bound", over="every", scale="exponent").judge(
+        make_measurements(CLAIM, ["eta"], rows)
+    )
+    assert verdict.numbers["exponent_margin"] == pytest.approx(0.3, rel=1e-8)
+    assert report.resolving_power_note(verdict) is None
+    # the decision never depends on the scale; a wrong scale is refused
+    linear = UpperBoundHolds("slope", "slope_bound", over="every").judge(data)
+    assert linear.outcome == verdict.outcome == HOLDS
+    assert UpperBoundHolds("y", "b", scale="log").to_dict()["scale"] == "log"
+    with pytest.raises(ParameterError, match="scale"):
+        UpperBoundHolds("y", "b", scale="log10")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("power", "sentence"),
+    [
+        (100.0, "cannot see constant errors below ×1.0·10² (slack at the tightest point)"),
+        (9996.0, "cannot see constant errors below ×1.0·10⁴ (slack at the tightest point)"),
+        (3.77e31, "cannot see constant errors below ×3.8·10³¹ (slack at the tightest point)"),
+        (99.9, None),
+    ],
+)
+def test_resolving_power_note_formats_the_factor(power, sentence):
+    verdict = Verdict(HOLDS, "", numbers={"resolving_power": power})
+    assert report.resolving_power_note(verdict) == sentence
 
 
 # ============================================================================ RateExponent

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from rich.console import Console
 
@@ -20,7 +21,8 @@ from fedtheory.bounds import Citation
 from fedtheory.errors import ParameterError
 from fedtheory.plotting import FigureSpec, Series
 from fedtheory.verify import Claim, ClaimResult, Sweep, Verdict, report
-from fedtheory.verify.criteria import Criterion
+from fedtheory.verify.criteria import Criterion, UpperBoundHolds
+from fedtheory.verify.measurements import Measurements, PointMeasurements
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SCRIPT = "<script>alert('x')</script> & a < b"
@@ -515,3 +517,47 @@ def test_plotting_sits_below_verify() -> None:
 
     assert fedtheory.verify.FigureSpec is fedtheory.plotting.FigureSpec
     assert fedtheory.verify.Series is fedtheory.plotting.Series
+
+
+def _bound_result(claim_id: str, measured: list[float]) -> ClaimResult:
+    """A claim judged by UpperBoundHolds on one replicate per point, bound 1 everywhere."""
+    points = tuple(
+        PointMeasurements(
+            params={"T": t},
+            replicates=np.arange(1),
+            seeds=np.array([i]),
+            values={"y": np.array([y]), "bound": np.array([1.0])},
+        )
+        for i, (t, y) in enumerate(zip(T, measured, strict=True))
+    )
+    criterion = UpperBoundHolds("y", "bound", over="every")
+    verdict = criterion.judge(Measurements(claim_id, ("T",), points))
+    return result(make_claim(claim_id, "Theorem 1", "y stays below the bound."), verdict)
+
+
+def test_huge_slack_is_reported_as_resolving_power(tmp_path: Path) -> None:
+    loose = _bound_result("classic/gd/loose", [1e-4, 1 / 3200, 1e-5])  # tightest: ×3.2·10³
+    sharp = _bound_result("classic/gd/sharp", [0.1, 1 / 5.6, 0.01])  # tightest: ×5.60
+    sentence = "cannot see constant errors below ×3.2·10³ (slack at the tightest point)"
+    assert report.resolving_power_note(loose.verdict) == sentence
+    assert report.resolving_power_note(sharp.verdict) is None
+
+    report.write_report([loose, sharp], tmp_path)
+    text = (tmp_path / "index.html").read_text("utf-8")
+    assert f'<dt>Resolving power</dt><dd class="warn">⚠ {sentence}</dd>' in text
+    sharp_card = text[text.index('id="claim-classic__gd__sharp"') :]
+    assert "<dt>Resolving power</dt><dd>×5.60 (slack at the tightest point)" in sharp_card
+    assert "cannot see" not in sharp_card  # no warning below 10²
+    doc = json.loads((tmp_path / "verdicts.json").read_text("utf-8"))
+    report.validate_verdicts(doc)
+    powers = [c["verdict"]["numbers"]["resolving_power"] for c in doc["claims"]]
+    assert powers == pytest.approx([3200, 5.6], rel=1e-8)
+
+    out = io.StringIO()
+    report.render_table([loose, sharp], Console(file=out, width=300, force_terminal=False))
+    assert text.count("⚠") == 1 and out.getvalue().count("⚠") == 1
+    assert sentence in out.getvalue()
+    out = io.StringIO()
+    report.render_table([loose, sharp], Console(file=out, width=100, force_terminal=False))
+    assert max(len(line) for line in out.getvalue().splitlines()) <= 100
+    assert "⚠ cannot see" in out.getvalue()

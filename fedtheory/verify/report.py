@@ -53,7 +53,7 @@ from fedtheory.bounds import PAPERS
 from fedtheory.errors import ParameterError
 from fedtheory.plotting import figure_from_spec, png_bytes
 from fedtheory.verify.claim import ClaimResult
-from fedtheory.verify.verdict import format_number, plain_data
+from fedtheory.verify.verdict import Verdict, format_number, plain_data
 
 __all__ = [
     "RUN_KEYS",
@@ -65,6 +65,7 @@ __all__ = [
     "format_ci",
     "format_seconds",
     "render_table",
+    "resolving_power_note",
     "summarize",
     "summary_line",
     "validate_verdicts",
@@ -180,6 +181,84 @@ def _paper_title(paper: str) -> str:
     return known.title if known is not None else ""
 
 
+# --------------------------------------------------------------------------- resolving power
+
+# from here the report warns that a holding claim is blind to errors of the bound (issue 12)
+_POWER_WARNING = 100.0  # resolving power: bound/measured at the tightest point
+_MARGIN_WARNING = 0.5  # exponent margin: bound − measured exponent at the tightest point
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _format_factor(value: float) -> str:
+    """A factor for a sentence: ``×1.00``, ``×5.60``, ``×42.0``, ``×3.2·10³``, ``×∞``."""
+    if not math.isfinite(value):
+        return "×∞"
+    if value < _POWER_WARNING:  # 3 digits: how close to 1 a tight claim is
+        return "×" + f"{value:#.3g}".rstrip(".")
+    exponent = math.floor(math.log10(value))
+    mantissa = round(value / 10.0**exponent, 1)
+    if mantissa >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"×{mantissa:.1f}·10{str(exponent).translate(_SUPERSCRIPTS)}"
+
+
+def _resolving_power(verdict: Verdict) -> tuple[str, bool] | None:
+    """``(sentence, warn)`` about the errors of the bound a holding claim cannot see, or None.
+
+    Reads ``numbers["resolving_power"]`` (a factor on the bound's constant) or
+    ``numbers["exponent_margin"]`` (an additive error of an exponent), as the bound criteria
+    set them (:class:`~fedtheory.verify.criteria.UpperBoundHolds`). ``warn`` from a factor of
+    10² or a margin above 0.5.
+    """
+    power = verdict.numbers.get("resolving_power")
+    margin = verdict.numbers.get("exponent_margin")
+    if power is not None and not math.isnan(power):
+        if math.isinf(power):
+            return (
+                "cannot see constant errors of any size (infinite slack at the tightest point)",
+                True,
+            )
+        if power >= _POWER_WARNING:
+            return (
+                f"cannot see constant errors below {_format_factor(power)} "
+                "(slack at the tightest point)",
+                True,
+            )
+        return (
+            f"{_format_factor(power)} (slack at the tightest point): a constant error of the "
+            "bound smaller than this factor is invisible to this claim",
+            False,
+        )
+    if margin is not None and math.isfinite(margin):
+        delta = format_number(margin, 2)
+        if margin > _MARGIN_WARNING:
+            return (
+                f"cannot see exponent errors below Δ={delta} (margin at the tightest point)",
+                True,
+            )
+        return (
+            f"Δ={delta} (margin at the tightest point): an exponent error smaller than this is "
+            "invisible to this claim",
+            False,
+        )
+    return None
+
+
+def resolving_power_note(verdict: Verdict) -> str | None:
+    """The warning that a claim cannot see errors of its bound below its resolving power.
+
+    A sentence such as ``"cannot see constant errors below ×3.2·10³ (slack at the tightest
+    point)"`` when the verdict's resolving power (``numbers["resolving_power"]``, see
+    :class:`~fedtheory.verify.criteria.UpperBoundHolds`) is at least 10², or ``"cannot see
+    exponent errors below Δ=0.73 (margin at the tightest point)"`` when its
+    ``numbers["exponent_margin"]`` exceeds 0.5; None otherwise (a sharper claim, or no
+    resolving power: the claim does not hold or its criterion has none). The terminal table and
+    ``index.html`` show it on the claim's row and card.
+    """
+    power = _resolving_power(verdict)
+    return power[0] if power is not None and power[1] else None
+
+
 # --------------------------------------------------------------------------- terminal
 
 
@@ -231,7 +310,7 @@ def render_table(results: Sequence[ClaimResult], console: Console) -> None:
             cells += [
                 Text(str(info.get("criterion", ""))),
                 Text(verdict.predicted or "—"),
-                Text(verdict.measured or "—"),
+                _measured_cell(verdict),
                 Text(format_ci(verdict.ci)),
                 Text(verdict.outcome, style=_STATUS_STYLE.get(result.status, "")),
                 Text("✓", style="green") if result.passed else Text("✗", style="bold red"),
@@ -246,6 +325,14 @@ def render_table(results: Sequence[ClaimResult], console: Console) -> None:
             line.append(f" ({result.verdict.outcome}, expected {result.claim.expect}): ")
             line.append(result.verdict.reason)
             console.print(line)
+
+
+def _measured_cell(verdict: Verdict) -> Text:
+    cell = Text(verdict.measured or "—")
+    note = resolving_power_note(verdict)
+    if note is not None:
+        cell.append(f"\n⚠ {note}", style="yellow")
+    return cell
 
 
 # --------------------------------------------------------------------------- files
@@ -673,6 +760,7 @@ figure { margin: 10px 0 4px; text-align: center; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 4px;
   background: #fff; }
 .reason { margin: 6px 0; }
+dd.warn { color: var(--inconclusive); font-weight: 600; }
 .sweep { font-size: 0.85em; color: var(--muted); margin: 6px 0 0; }
 footer { margin-top: 40px; font-size: 0.85em; color: var(--muted); }
 """
@@ -767,6 +855,16 @@ def _bound_html(result: ClaimResult) -> str:
     return f"<dt>Bound</dt><dd><code>{_e(bound.id)}</code><pre><code>{_e(latex)}</code></pre></dd>"
 
 
+def _resolving_power_html(verdict: Verdict) -> str:
+    power = _resolving_power(verdict)
+    if power is None:
+        return ""
+    text, warn = power
+    if warn:
+        return f'<dt>Resolving power</dt><dd class="warn">⚠ {_e(text)}</dd>'
+    return f"<dt>Resolving power</dt><dd>{_e(text)}</dd>"
+
+
 def _card(result: ClaimResult, figure: str | os.PathLike[str] | None) -> str:
     claim = result.claim
     info = claim.describe()
@@ -793,6 +891,7 @@ def _card(result: ClaimResult, figure: str | os.PathLike[str] | None) -> str:
     if verdict.numbers:
         numbers = ", ".join(f"{k} = {_num(v, 4)}" for k, v in verdict.numbers.items())
         out.append(f"<dt>Numbers</dt><dd>{_e(numbers)}</dd>")
+    out.append(_resolving_power_html(verdict))
     out.append(f"<dt>Reason</dt><dd>{_e(verdict.reason)}</dd>")
     if info.get("notes"):
         out.append(f"<dt>Notes</dt><dd>{_e(info['notes'])}</dd>")

@@ -140,7 +140,7 @@ thm1_chain_claim = thm1_constant_chain_draws.claim(
         "For r ≥ r_min the proof's bound L2²/(l!)²·((r/(d!C(l+d, d)))^{1/d} − 1)^{−2η} is at most "
         "K r^{−2η/d} with K = L2²e^{2η/d}d^{η/d}4^η(l+d)^{2η}/(l!)²."
     ),
-    criterion=UpperBoundHolds("log_chain", "log_bound", x="d", over="every"),
+    criterion=UpperBoundHolds("log_chain", "log_bound", x="d", over="every", scale="log"),
     bound=THM1,
 )
 
@@ -148,7 +148,7 @@ thm1_stirling_claim = thm1_constant_chain_draws.claim(
     id="fedlrgd/thm1/stirling-52",
     source=Citation("fedlrgd", "proof of Theorem 1, eq. (52)"),
     statement="(52): d!·C(l + d, d) = (l + d)!/l! ≤ e√d (l + d)^d for every d and l.",
-    criterion=UpperBoundHolds("log_52_lhs", "log_52_rhs", x="d", over="every"),
+    criterion=UpperBoundHolds("log_52_lhs", "log_52_rhs", x="d", over="every", scale="log"),
 )
 
 thm1_power_claim = Claim(
@@ -163,7 +163,9 @@ thm1_power_claim = Claim(
         "smoke": Sweep(grid={"d": [8]}, fixed={"eta_min": 20.0, "decades": 1.0}, replicates=10),
         "quick": Sweep(grid={"d": [7, 8]}, fixed={"eta_min": 20.0, "decades": 1.0}, replicates=20),
     },
-    criterion=UpperBoundHolds("log_chain", "log_bound_without_4_eta", x="d", over="every"),
+    criterion=UpperBoundHolds(
+        "log_chain", "log_bound_without_4_eta", x="d", over="every", scale="log"
+    ),
     expect="violated",
     notes="Draws where the chain is tightest: d ∈ {7, 8}, η ~ U(20, 30], r within a decade of "
     "r_min. Without 4^η the chain fails there, because (52) is tight for large l "
@@ -266,7 +268,7 @@ rank_suffices = thm2_random_draws.claim(
         "With r = r(47), the proof's sufficient condition for (61) holds: L2η2^ηe^{η(d+1)/d}"
         "d^{η/(2d)}(η+d)^η/((η−1)^η r^{η/d−2α−2}) ≤ √((κ − 1)ε/(κX))."
     ),
-    criterion=UpperBoundHolds("log_lhs61", "log_rhs61", x="d", over="every"),
+    criterion=UpperBoundHolds("log_lhs61", "log_rhs61", x="d", over="every", scale="log"),
     bound=SUFFICIENT,
     notes="Equality up to rounding when the second branch of (47) is active.",
 )
@@ -274,7 +276,7 @@ rank_suffices = thm2_random_draws.claim(
 iterations_suffice = thm2_random_draws.claim(
     id="fedlrgd/thm2/iterations-reach-epsilon",
     statement="With S = S(48), (1 − 1/κ)^S·X ≤ ε, X = F(θ⁰) − F_* + 9(B + 3)⁴p/(2μ) (via (64)).",
-    criterion=UpperBoundHolds("log_final_gap", "log_epsilon", x="d", over="every"),
+    criterion=UpperBoundHolds("log_final_gap", "log_epsilon", x="d", over="every", scale="log"),
     bound=ITERATIONS,
 )
 
@@ -282,14 +284,14 @@ delta_at_most_half = thm2_random_draws.claim(
     id="fedlrgd/thm2/delta-at-most-half",
     source=Citation("fedlrgd", "proof of Theorem 2, (64)–(65)"),
     statement="δ = (1 − 1/κ)^{S/2} ≤ 1/2 for S from (48) and ε ≤ 9(B + 3)⁴p/(8μ) (65).",
-    criterion=UpperBoundHolds("log_delta", "log_half", x="d", over="every"),
+    criterion=UpperBoundHolds("log_delta", "log_half", x="d", over="every", scale="log"),
 )
 
 delta_covers_61 = thm2_random_draws.claim(
     id="fedlrgd/thm2/delta-covers-61",
     source=Citation("fedlrgd", "proof of Theorem 2, the display bounding δ from below"),
     statement=("δ = (1 − 1/κ)^{S/2} ≥ √((κ − 1)ε/(κX)), so the sufficient condition implies (61)."),
-    criterion=LowerBoundHolds("log_delta", "log_rhs61", x="d", over="every"),
+    criterion=LowerBoundHolds("log_delta", "log_rhs61", x="d", over="every", scale="log"),
     notes="Equality when log(X/ε)/log(κ/(κ−1)) is an integer.",
 )
 

@@ -234,7 +234,7 @@ decay_exponent = thm1_tail_energy.claim(
         "fitted log-log slope is ≤ −2η/d + 0.1."
     ),
     bound=THM1,
-    criterion=UpperBoundHolds("slope", "slope_bound", x="eta", over="every"),
+    criterion=UpperBoundHolds("slope", "slope_bound", x="eta", over="every", scale="exponent"),
     notes=_WINDOW_NOTE,
 )
 steeper_for_smoother = thm1_tail_energy.claim(
@@ -280,7 +280,9 @@ rank_exponent = thm1_tail_energy.claim(
         "against log(1/t) is ≤ d/(2η) + 0.05."
     ),
     bound=RANK_AT_TOLERANCE,
-    criterion=UpperBoundHolds("rank_slope", "rank_slope_bound", x="eta", over="every"),
+    criterion=UpperBoundHolds(
+        "rank_slope", "rank_slope_bound", x="eta", over="every", scale="exponent"
+    ),
     notes=(
         "Fitted on the tolerances whose r(t) lies in [8, n/8] (at least 3 on every point of "
         "the sweeps; the output rank_slope_points says how many)."
@@ -315,7 +317,7 @@ indicator_d1 = thm1_indicator_control.claim(
         "has a tail-energy slope > −2·0.9 + 0.1 (expected violated)."
     ),
     sweeps={"smoke": _control(1, 0.9, 300, 1), "quick": _control(1, 0.9, _N, 3)},
-    criterion=UpperBoundHolds("slope", "slope_bound", x="eta", over="every"),
+    criterion=UpperBoundHolds("slope", "slope_bound", x="eta", over="every", scale="exponent"),
     expect="violated",
 )
 indicator_d2 = thm1_indicator_control.claim(
@@ -326,7 +328,7 @@ indicator_d2 = thm1_indicator_control.claim(
         "tail-energy slope > −2·3/2 + 0.1 (expected violated)."
     ),
     sweeps={"smoke": _control(2, 3.0, 300, 1), "quick": _control(2, 3.0, _N, 3)},
-    criterion=UpperBoundHolds("slope", "slope_bound", x="eta", over="every"),
+    criterion=UpperBoundHolds("slope", "slope_bound", x="eta", over="every", scale="exponent"),
     expect="violated",
 )
 

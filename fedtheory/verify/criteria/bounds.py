@@ -34,6 +34,9 @@ from fedtheory.verify.verdict import format_number as _fmt
 
 __all__ = ["LowerBoundHolds", "UpperBoundHolds"]
 
+#: What the compared quantities are, for the resolving power only (never for the decision).
+_SCALES = ("linear", "log", "exponent")
+
 
 # --------------------------------------------------------------------------- upper/lower bounds
 
@@ -52,6 +55,7 @@ class _BoundHolds(_PairwiseCriterion):
         bound_args: Mapping[str, str | float] | None = None,
         level: float = 0.95,
         rtol: float = 1e-9,
+        scale: Literal["linear", "log", "exponent"] = "linear",
     ) -> None:
         self.y = _check_name(y, "y")
         self.source = _bound_source(bound, bound_args)
@@ -66,6 +70,16 @@ class _BoundHolds(_PairwiseCriterion):
                 parameter="rtol", value=rtol, rule="must be in [0, 1e-3) (floating-point slack)"
             )
         self.rtol = float(rtol)
+        if scale not in _SCALES:
+            raise ParameterError(
+                parameter="scale", value=scale, rule=f"must be one of {', '.join(_SCALES)}"
+            )
+        self.scale = scale
+
+    @property
+    def _power_key(self) -> str:
+        """Key of the resolving power in the verdict's numbers and per-point rows."""
+        return "exponent_margin" if self.scale == "exponent" else "resolving_power"
 
     def describe(self) -> str:
         what = "every replicate" if self.over == "every" else f"mean ({self.level:.0%} CI)"
@@ -80,6 +94,7 @@ class _BoundHolds(_PairwiseCriterion):
             "over": self.over,
             "level": self.level,
             "rtol": self.rtol,
+            "scale": self.scale,
         }
 
     def _check_point(
@@ -116,9 +131,48 @@ class _BoundHolds(_PairwiseCriterion):
             # (over="mean" only)
             "excess_ci_low": min(decision),
             "excess_ci_high": max(decision),
+            self._power_key: self._resolving_power(measured, bound),
             "outcome": outcome,
         }
         return _PointCheck(outcome, score, index, row, band)
+
+    def _resolving_power(self, measured: np.ndarray, bound: np.ndarray) -> float:
+        """At one point: the largest error of the bound's constant (or exponent) that keeps it
+        on the *holds* side of the decision (see the class docstring; NaN when undefined)."""
+        if self.scale != "linear":
+            # y and bound are logs (natural) or exponents: an error is an additive shift δ;
+            # the check allows y − bound ≤ rtol·|bound| (taken at the unshifted bound)
+            gap = self.side * (bound - measured)
+            if self.over == "every":
+                delta = float((gap + self.rtol * np.abs(bound)).min())
+            else:
+                delta = float(gap.mean() + self.rtol * np.abs(bound).mean())
+            if self.scale == "exponent":
+                return delta
+            return math.exp(delta) if delta < _MAX_EXP else math.inf
+        if self.over == "every":
+            # a replicate with bound <= 0 gives no constraint: no c > 1 makes bound/c (upper)
+            # or c·bound (lower) stricter there
+            positive = bound > 0
+            b, y = bound[positive], measured[positive]
+            if b.size == 0:
+                return math.nan
+            if self.side > 0:  # y <= (bound/c)·(1 + rtol)
+                with np.errstate(divide="ignore"):
+                    factors = np.where(y > 0, b * (1 + self.rtol) / np.where(y > 0, y, 1), np.inf)
+            else:  # y >= c·bound·(1 − rtol)
+                factors = y / (b * (1 - self.rtol))
+            return float(factors.min())
+        # over="mean": holds while mean(y − bound/c) <= rtol·mean|bound/c| (mirror for lower)
+        mean_y, mean_b = float(measured.mean()), float(bound.mean())
+        tol = self.rtol * float(np.abs(bound).mean())
+        if self.side > 0:
+            if mean_b + tol <= 0:
+                return math.nan
+            return (mean_b + tol) / mean_y if mean_y > 0 else math.inf
+        if mean_b - tol <= 0:
+            return math.nan
+        return mean_y / (mean_b - tol)
 
     def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
         comparison = self._compare(data, self.y)
@@ -133,6 +187,11 @@ class _BoundHolds(_PairwiseCriterion):
             "points": float(len(rows)),
             "violated_points": float(sum(o == VIOLATED for o in outcomes)),
         }
+        if outcome == HOLDS:
+            powers = [float(r[self._power_key]) for r in rows]
+            defined = [p for p in powers if not math.isnan(p)]
+            if defined:
+                numbers[self._power_key] = min(defined)
         undecided = [
             _point_label(row, data.varied) for row in rows if row["outcome"] == INCONCLUSIVE
         ]
@@ -202,6 +261,9 @@ class _BoundHolds(_PairwiseCriterion):
         )
 
 
+_MAX_EXP = math.log(np.finfo(float).max)
+
+
 class UpperBoundHolds(_BoundHolds):
     """The measured quantity never exceeds the bound.
 
@@ -228,10 +290,34 @@ class UpperBoundHolds(_BoundHolds):
         Family-wise confidence level.
     rtol
         Relative floating-point tolerance (not a statistical one): at most 1e-3.
+    scale
+        What ``y`` and the bound are, for the resolving power only (the decision never depends
+        on it): ``"linear"`` (the quantity itself, the default), ``"log"`` (natural logarithms
+        of it: a constant factor of the bound is a shift of its log) or ``"exponent"`` (a
+        rate exponent, e.g. a fitted log-log slope against the predicted one plus a tolerance).
 
     Notes
     -----
     The report gives ``bound / measured`` (the slack ratio) at every point and its range.
+
+    **Resolving power.** When the claim holds, ``verdict.numbers["resolving_power"]`` is the
+    largest factor ``c`` by which the bound's constant could be too large — the bound divided
+    by ``c`` — with the claim still holding: *a constant error smaller than this factor is
+    invisible to this claim*. It is the slack at the tightest point, computed on the statistic
+    the decision uses: with ``over="every"`` the smallest ``bound·(1 + rtol) / y`` over every
+    replicate of every point; with ``over="mean"`` the smallest ``mean(bound) / mean(y)`` over
+    the points (with the ``rtol`` term; beyond it the mean of ``y`` exceeds the scaled bound and
+    the outcome becomes *inconclusive* — a *violated* verdict needs a somewhat larger factor,
+    which clears the Monte-Carlo interval). Replicates (points) where the bound is ≤ 0 are left
+    out (no rescaling of its constant makes it stricter there); ``∞`` when ``y`` ≤ 0 wherever
+    the bound is positive. With ``scale="log"`` the same factor is ``exp`` of the smallest
+    ``bound − y`` (plus the ``rtol`` term at the unshifted bound; the mean of it for
+    ``over="mean"``); with ``scale="exponent"`` the number is
+    ``verdict.numbers["exponent_margin"]`` instead: the smallest ``bound − y``, the largest
+    exponent error the claim cannot see. The per-point rows carry the same number under the
+    same key (at a point that does not hold it is < 1, resp. < 0). Absent when the outcome is
+    not *holds* or no point defines it. The report warns from 10² (resp. an exponent margin
+    above 0.5).
     """
 
     side = 1.0
@@ -241,7 +327,12 @@ class UpperBoundHolds(_BoundHolds):
 class LowerBoundHolds(_BoundHolds):
     """The measured quantity is never below the bound (mirror of :class:`UpperBoundHolds`).
 
-    ``bound / measured`` ≤ 1 then measures how tight the lower bound is.
+    ``bound / measured`` ≤ 1 then measures how tight the lower bound is. The resolving power
+    is the largest factor ``c`` by which the bound's constant could be too small — the bound
+    multiplied by ``c`` — with the claim still holding: the smallest ``y / (bound·(1 − rtol))``
+    (``over="every"``, over every replicate) or ``mean(y) / mean(bound)`` (``over="mean"``);
+    for ``scale="log"`` or ``"exponent"`` the smallest ``y − bound`` (exponentiated for logs).
+    A constant error smaller than this factor is invisible to this claim.
     """
 
     side = -1.0
