@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sympy as sp
@@ -149,15 +150,26 @@ def test_constants_are_mutated_but_not_unit_signs() -> None:
 
 def test_equivalent_mutants_are_flagged() -> None:
     # a symmetric expression: swapping the two symbols changes nothing
-    equivalent = [m for m in mutation.mutants("minimax.thm6.aer") if m.equivalent]
-    assert all(m.operator != "scale" for m in equivalent)
-    for m in equivalent:
+    equal = [m for m in mutation.mutants("classic.gd.strongly-convex") if m.equivalent]
+    for m in equal:
         b = bounds.get(m.bound)
+        point = {**b.example, **dict.fromkeys(b.constants, 1)}
         with mutation.applied(m):
-            mutated = b.evaluate(**{**b.example, **dict.fromkeys(b.constants, 1)})
-        assert mutated == pytest.approx(
-            b.evaluate(**{**b.example, **dict.fromkeys(b.constants, 1)})
-        )
+            mutated = b.evaluate(**point)
+        assert mutated == pytest.approx(b.evaluate(**point))
+    swaps = [m for m in mutation.mutants("minimax.thm6.aer") if m.operator == "swap"]
+    assert [m.equivalent for m in swaps if "beta ↔ ell_inf" in m.label] == [True]
+
+
+def test_an_order_statement_ignores_its_constant() -> None:
+    # O(f) and O(2f) are one statement: the whole-bound rescalings of an order bound are
+    # equivalent, its exponent mutants (m/N → (m/N)^(3/2) moves every ratio) are not
+    found = mutation.mutants("minimax.minimax-rate.aer")
+    assert [m.equivalent for m in found if m.operator == "scale"] == [True, True]
+    assert not any(m.equivalent for m in found if m.operator == "exponent")
+    # an upper bound with a value keeps its constant mutants
+    exact = mutation.mutants("minimax.gmq.fedavg")
+    assert not any(m.equivalent for m in exact if m.operator == "scale")
 
 
 def test_applied_plants_and_restores() -> None:
@@ -181,15 +193,34 @@ def test_mutant_from_dict_checks_the_expression() -> None:
         mutation.mutant_from_dict({**mutant.to_dict(), "id": "minimax.gmq.crossing~999"})
 
 
-def test_claim_files_reload_under_a_planted_mutant() -> None:
-    file = CATALOG / "minimax" / "lemma7.py"
-    [before] = [c for c in discovery.load_claim_file(file) if c.claim.id.endswith("beta-attained")]
-    mutant = mutation.mutants("minimax.lemma7.beta")[0]
-    with mutation.applied(mutant):
-        [during] = [
-            c for c in discovery.load_claim_file(file) if c.claim.id.endswith("beta-attained")
+def test_claim_files_reload_under_a_mutant_of_a_bound_they_evaluated() -> None:
+    # logistic_model.py reads the exponent of minimax.dichotomy.threshold while loading: a
+    # mutant of it must reload the file (its expected exponent changes); a mutant of a bound it
+    # does not evaluate while loading reuses the module (its claims see the registry as it is)
+    file = CATALOG / "minimax" / "logistic_model.py"
+
+    def crossing_claim() -> Any:
+        [found] = [
+            c.claim
+            for c in discovery.load_claim_file(file)
+            if c.claim.id == "minimax/dichotomy/crossing-scales-like-sqrt-m-over-n"
         ]
-    assert during.claim is not before.claim
+        return found
+
+    before = crossing_claim()
+    threshold = next(
+        m
+        for m in mutation.mutants("minimax.dichotomy.threshold")
+        if m.label == "exponent of N: -1 → -2"
+    )
+    with mutation.applied(threshold):
+        during = crossing_claim()
+    assert during is not before
+    assert during.criterion.scaling[1] == -1.0 != before.criterion.scaling[1]
+    after = crossing_claim()
+    assert after.criterion.scaling == before.criterion.scaling
+    with mutation.applied(mutation.mutants("minimax.lemma7.beta")[0]):
+        assert crossing_claim() is after
 
 
 def test_mutate_kills_planted_bugs_of_a_judged_bound(tmp_path) -> None:

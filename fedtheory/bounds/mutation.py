@@ -25,7 +25,10 @@ same expression in every process):
 
 A mutant whose expression equals the bound's at the example point and at two other points (50
 digits) is *equivalent* (e.g. swapping two symbols of a symmetric expression): no claim could
-kill it, and the analysis reports it apart. Duplicate expressions are made once.
+kill it, and the analysis reports it apart. So is a mutant of an order statement (kind
+``order-upper``/``order-lower``) that is a constant multiple of it at four points where every
+symbol moves by its own factor: O(f) and O(2f) are the same statement.
+Duplicate expressions are made once.
 
 >>> from fedtheory import bounds
 >>> from fedtheory.bounds.mutation import mutants
@@ -217,6 +220,39 @@ def _probe_points(bound: Bound) -> list[dict[str, Any]]:
     return points
 
 
+def _spread_points(bound: Bound) -> list[dict[str, Any]]:
+    """Four points around the example with every symbol scaled by its own factor, so that a
+    ratio of symbols (invariant under :func:`_probe_points`' common scaling) moves too."""
+    points = []
+    for power in (1, -1, 2, -2):
+        point: dict[str, Any] = {}
+        for j, (name, value) in enumerate(bound.example.items()):
+            info = bound.info[name]
+            factor = mpmath.mpf(1.13 + 0.19 * j) ** power
+            if info.role == "sequence":
+                point[name] = [mpmath.mpf(v) * factor for v in value]
+            elif info.symbol.is_integer:
+                point[name] = max(int(value), int(mpmath.ceil(value * factor)))
+            else:
+                point[name] = mpmath.mpf(value) * factor
+        for name in bound.constants:
+            point.setdefault(name, mpmath.mpf(1))
+        points.append(point)
+    return points
+
+
+def _proportional(first: list[Any], second: list[Any]) -> bool:
+    """Whether ``second`` is a constant multiple of ``first`` at every point (all finite)."""
+    ratios = []
+    for a, b in zip(first, second, strict=True):
+        if a is None or b is None or a == 0 or not (mpmath.isfinite(a) and mpmath.isfinite(b)):
+            return False
+        ratios.append(b / a)
+    return all(
+        abs(r - ratios[0]) <= _EQUIVALENCE_TOLERANCE * max(abs(r), abs(ratios[0])) for r in ratios
+    )
+
+
 def _values(bound: Bound, expr: sp.Expr, points: list[dict[str, Any]]) -> list[Any]:
     args = [bound.info[n].symbol for n in bound.info]
     function = sp.lambdify(args, prepare_for_lambdify(expr), [MPMATH_NAMESPACE, "mpmath"])
@@ -260,13 +296,20 @@ def mutants(bound: Bound | str) -> list[Mutant]:
     seen = {sp.srepr(bound.expr)}
     points = _probe_points(bound)
     original = _values(bound, bound.expr, points)
+    # an order statement hides its constant: a mutant that only rescales it is the same
+    # statement (judged through its rates, never through its value)
+    order = bound.kind.startswith("order")
+    spread = _spread_points(bound) if order else []
+    original_spread = _values(bound, bound.expr, spread) if order else []
     out: list[Mutant] = []
     for operator, label, expr in _candidates(bound):
         key = sp.srepr(expr)
         if key in seen or expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
             continue
         seen.add(key)
-        equivalent = _equal(original, _values(bound, expr, points))
+        equivalent = _equal(original, _values(bound, expr, points)) or (
+            order and _proportional(original_spread, _values(bound, expr, spread))
+        )
         out.append(
             Mutant(f"{bound.id}~{len(out) + 1}", bound.id, operator, label, expr, equivalent)
         )

@@ -51,14 +51,39 @@ __all__ = [
 #: Where ``fedtheory verify`` looks for claims when no path is given.
 DEFAULT_PATH = Path("verification")
 
-# claim files loaded by this process: the module, the fingerprint of the code it ran and the
-# mutant (fedtheory.bounds.mutation) planted while it ran, if any
-_MODULES: dict[Path, tuple[ModuleType, CodeFingerprint, str | None]] = {}
+
+@dataclass(frozen=True)
+class _LoadedModule:
+    """A claim file as this process executed it."""
+
+    module: ModuleType
+    #: the fingerprint of the code it ran
+    code: CodeFingerprint
+    #: the mutant (fedtheory.bounds.mutation) planted while it ran: (bound id, mutant id)
+    planted: tuple[str, str] | None
+    #: the registered bounds it evaluated while loading
+    used: frozenset[str]
+
+    def valid_now(self) -> bool:
+        """Whether what the file computed at import is what it would compute now.
+
+        Only the bounds it evaluated while loading matter: a mutant of another bound, planted
+        then or now, changed nothing it computed (its claims read other bounds through the
+        registry when they judge, and so see the registry as it is).
+        """
+        now = _planted()
+        if now == self.planted:
+            return True
+        return all(p is None or p[0] not in self.used for p in (now, self.planted))
 
 
-def _planted() -> str | None:
+# claim files loaded by this process
+_MODULES: dict[Path, _LoadedModule] = {}
+
+
+def _planted() -> tuple[str, str] | None:
     mutant = mutation.active()
-    return None if mutant is None else mutant.id
+    return None if mutant is None else (mutant.bound, mutant.id)
 
 
 @dataclass(frozen=True)
@@ -81,8 +106,8 @@ def _module_name(path: Path) -> str:
     return f"_fedtheory_claims.{stem}_{digest}"
 
 
-def _exec(path: Path) -> tuple[ModuleType, bytes]:
-    """Execute a claim file (the bytes returned are the ones executed)."""
+def _exec(path: Path) -> tuple[ModuleType, bytes, frozenset[str]]:
+    """Execute a claim file: the module, the bytes executed and the bounds evaluated."""
     name = _module_name(path)
     try:
         source = path.read_bytes()
@@ -112,7 +137,7 @@ def _exec(path: Path) -> tuple[ModuleType, bytes]:
         raise ParameterError(
             f"{path}: cannot load claim file{line}: {type(exc).__name__}: {exc}"
         ) from None
-    return module, source
+    return module, source, frozenset(used)
 
 
 def _check_declared(path: Path, module: ModuleType, used: set[str]) -> None:
@@ -169,19 +194,20 @@ def _load(path: Path) -> tuple[ModuleType, CodeFingerprint]:
 
     A file loaded before is reused only when its fingerprint on disk is still the one it was
     loaded with; otherwise the changed project modules are forgotten and the file is executed
-    again. A file loaded under another planted mutant (or none) is executed again too: what it
-    computed at import came from another registry. (The installed fedtheory is never reloaded:
-    a process runs the library it imported, and its fingerprint is the one taken then.)
+    again. A file that evaluated, while loading, a bound mutated then or now is executed again
+    too: what it computed at import came from another registry. (The installed fedtheory is
+    never reloaded: a process runs the library it imported, and its fingerprint is the one
+    taken then.)
     """
     cached = _MODULES.get(path)
     if cached is not None:
-        on_disk = code_fingerprint(path, also=_experiment_files(cached[0]))
-        if on_disk == cached[1] and cached[2] == _planted():
-            return cached[0], cached[1]
-        _forget_changed(cached[1], on_disk)
-    module, source = _exec(path)
+        on_disk = code_fingerprint(path, also=_experiment_files(cached.module))
+        if on_disk == cached.code and cached.valid_now():
+            return cached.module, cached.code
+        _forget_changed(cached.code, on_disk)
+    module, source, used = _exec(path)
     fingerprint = code_fingerprint(path, source, also=_experiment_files(module))
-    _MODULES[path] = (module, fingerprint, _planted())
+    _MODULES[path] = _LoadedModule(module, fingerprint, _planted(), used)
     return module, fingerprint
 
 
@@ -233,8 +259,8 @@ def claim_for_task(path: str | Path, claim_id: str, expected: CodeFingerprint) -
     """
     path = Path(path).resolve()
     cached = _MODULES.get(path)
-    if cached is not None and cached[1] == expected and cached[2] == _planted():
-        module, code = cached[0], cached[1]
+    if cached is not None and cached.code == expected and cached.valid_now():
+        module, code = cached.module, cached.code
     else:
         if not path.is_file():
             raise ParameterError(parameter="path", value=str(path), rule="no such claim file")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import os
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -183,35 +184,78 @@ def _reloaded(claims: Sequence[LoadedClaim]) -> list[LoadedClaim]:
     return out
 
 
-def _explain(bound: Bound, mutant: Mutant, baseline: Sequence[ClaimResult]) -> str:
-    """Why a mutant survived, as far as the numbers say."""
-    ratios = change_factors(mutant)
+def _factors_where_judged(
+    baseline: Sequence[ClaimResult], judged: dict[str, ClaimResult]
+) -> list[float]:
+    """mutant / bound at every point where a claim compared data with the bound: the rows of
+    the claim's verdict table (``bound`` column) with the mutant and without."""
+    factors: list[float] = []
+    for base in baseline:
+        mutated = judged.get(base.claim.id)
+        if mutated is None or len(mutated.verdict.table) != len(base.verdict.table):
+            continue
+        for before, after in zip(base.verdict.table, mutated.verdict.table, strict=True):
+            old, new = before.get("bound"), after.get("bound")
+            if isinstance(old, (int, float)) and isinstance(new, (int, float)) and old != 0:
+                ratio = float(new) / float(old)
+                if math.isfinite(ratio):
+                    factors.append(ratio)
+    return factors
+
+
+def _explain(
+    bound: Bound,
+    mutant: Mutant,
+    baseline: Sequence[ClaimResult],
+    judged: dict[str, ClaimResult] | None = None,
+) -> str:
+    """Why a mutant survived, as far as the numbers say.
+
+    Where the claims compared data with the bound point by point (their verdict tables), the
+    change is read there: the mutant / bound ratios at the points judged; otherwise at the
+    bound's example point.
+    """
+    where = _factors_where_judged(baseline, judged or {})
+    if where:
+        ratios, place = where, "where the claims judge it"
+    else:
+        ratios, place = change_factors(mutant), "at the example point"
     if not ratios:
         return "the mutant is undefined at the bound's example point"
-    looser_upper = bound.kind in ("upper", "order-upper") and all(r >= 1 for r in ratios)
-    looser_lower = bound.kind in ("lower", "order-lower") and all(r <= 1 for r in ratios)
-    factor = ratios[0]
-    change = f"×{factor:.3g} at the example point"
-    if abs(factor - 1) < 1e-12:
+    low, high = min(ratios), max(ratios)
+    change = f"×{low:.3g}" if math.isclose(low, high, rel_tol=1e-3) else f"×{low:.3g}–{high:.3g}"
+    change += f" {place}"
+    if all(abs(r - 1) < 1e-9 for r in ratios):
+        if where:
+            return (
+                "equal to the bound at every point the claims judge (the changed symbols are "
+                "held where the change vanishes, e.g. at 1): only a claim that varies them "
+                "could see it"
+            )
         return (
             "equal to the bound at the example point: the change vanishes where a changed "
             "symbol is 1 (or 0); claims that vary it would see it"
         )
-    if looser_upper or looser_lower:
+    if low <= 0:
+        return f"changes the sign of the bound ({change}): no claim evaluates it there"
+    upper = bound.kind in ("upper", "order-upper")
+    lower = bound.kind in ("lower", "order-lower")
+    if (upper and low >= 1) or (lower and high <= 1):
         return (
             f"looser ({change}): a claim that the bound holds cannot see a looser bound; only a "
             "claim that it is attained (or a rate claim) could"
         )
-    slacks = [s for s in (_slack(r) for r in baseline) if s is not None]
     if mutant.operator == "drop":
         return (
             f"the dropped term changes the bound {change}: negligible, or compensated, where "
             "the claims measure"
         )
+    slacks = [s for s in (_slack(r) for r in baseline) if s is not None]
     if slacks:
         smallest = min(slacks)
         shown = f"{smallest:.3g}"
-        if smallest > 1 and (factor >= 1 / smallest if factor < 1 else factor <= smallest):
+        tightened = low if upper else 1 / high if lower else min(low, 1 / high)
+        if smallest > 1 and tightened >= 1 / smallest:
             return (
                 f"{change}, within the claims' smallest slack ×{shown}: below their resolving power"
             )
@@ -338,7 +382,11 @@ def _mutate_bound(target: Bound, found: Sequence[LoadedClaim], session: _Session
             continue
         killers: dict[str, str] = {}
         killed_at = None
-        with applied(mutant):
+        judged: dict[str, ClaimResult] = {}
+        # a mutant may make a formula NaN or overflow where the claims evaluate it: what
+        # that does to the claims is the result; numpy's warnings about it are noise here
+        with applied(mutant), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
             try:
                 claims = _reloaded(judging)
             except FedTheoryError as exc:  # a claim file refuses the mutant: caught at load
@@ -354,6 +402,7 @@ def _mutate_bound(target: Bound, found: Sequence[LoadedClaim], session: _Session
                     if claim.claim.id not in expected:
                         continue
                     [result] = session.judge([claim], profile, mutant)
+                    judged[result.claim.id] = result
                     if not result.passed:
                         killers[result.claim.id] = result.verdict.outcome
                         break
@@ -364,6 +413,6 @@ def _mutate_bound(target: Bound, found: Sequence[LoadedClaim], session: _Session
             results.append(MutantResult(mutant, "killed", killed_at, killers, claim_ids))
         else:
             passing("quick")
-            why = _explain(target, mutant, baseline["quick"])
+            why = _explain(target, mutant, baseline["quick"], judged)
             results.append(MutantResult(mutant, "survived", None, {}, claim_ids, why))
     return BoundMutation(target, claim_ids, tuple(results), failing)

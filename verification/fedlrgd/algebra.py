@@ -176,16 +176,22 @@ thm1_power_claim = Claim(
 
 
 # ============================================================================ V9, V10, D1: Thm 2
-@functools.cache
 def _log_sufficient_rank_function() -> Any:
     """log of ``fedlrgd.thm2.sufficient-rank`` as a function of (L2, η, d, α, log r).
 
     Built from the registered expression with r = e^{log r} (r may exceed float64), so a
     wrong registered formula moves the check.
     """
+    return _log_sufficient_rank_of(SUFFICIENT.expr)
+
+
+@functools.cache
+def _log_sufficient_rank_of(registered: Any) -> Any:
+    # keyed by the registered expression: under a planted mutant (fedtheory mutate) a worker
+    # must not reuse the function built from the true bound
     log_r = sp.Symbol("log_r", real=True)
     symbols = SUFFICIENT.symbols
-    expr = SUFFICIENT.expr.subs(symbols["r"], sp.exp(log_r))
+    expr = registered.subs(symbols["r"], sp.exp(log_r))
     log_expr = sp.expand_log(sp.log(expr), force=True)
     arguments = [symbols[name] for name in ("L2", "eta", "d", "alpha")] + [log_r]
     return sp.lambdify(arguments, log_expr, "math")

@@ -111,11 +111,31 @@ def _holder(family: str, eta: float) -> dict[str, Any]:
 
 #: How far above Theorem 1's exponent the fitted slope may lie (finite-n window; guide V3).
 SLOPE_TOLERANCE = 0.1
+#: Allowance on the fitted slope of log r(t) against log(1/t) (V4).
+RANK_SLOPE_TOLERANCE = 0.05
+
+
+def _theorem_exponent(eta: float, d: int) -> float:
+    """Theorem 1's decay exponent of the tail in r, −2η/d, read from the registered bound."""
+    return _exponent_of(THM1.expr, eta, d)
+
+
+def _rank_exponent(eta: float, d: int) -> float:
+    """The growth exponent d/(2η) of the approximate rank in 1/t, read from the registered
+    ``fedlrgd.thm1.rank-at-tolerance`` (its power of t as t → 0, negated)."""
+    return _rank_exponent_of(RANK_AT_TOLERANCE.expr, eta, d)
 
 
 @functools.cache
-def _theorem_exponent(eta: float, d: int) -> float:
-    """Theorem 1's decay exponent of the tail in r, −2η/d, read from the registered bound."""
+def _rank_exponent_of(expression: Any, eta: float, d: int) -> float:
+    # keyed by the registered expression, as _exponent_of
+    return -float(RANK_AT_TOLERANCE.exponent("tol", at=0, eta=eta, d=d).power)
+
+
+@functools.cache
+def _exponent_of(expression: Any, eta: float, d: int) -> float:
+    # the registered expression is part of the key: under a planted mutant of THM1
+    # (fedtheory mutate) a worker must not reuse the exponent of the true bound
     return float(THM1.exponent("r", at="oo", eta=eta, d=d).power)
 
 
@@ -179,7 +199,7 @@ def singular_decay(params: dict[str, Any], seed: int) -> dict[str, float]:
     usable = (rank_t >= SLOPE_FROM) & (rank_t <= n // 8)
     if usable.sum() >= 3:
         out["rank_slope"] = _log_slope(1.0 / tols[usable], rank_t[usable].astype(float))
-        out["rank_slope_bound"] = d / (2 * eta) + 0.05
+        out["rank_slope_bound"] = _rank_exponent(eta, d) + RANK_SLOPE_TOLERANCE
         out["rank_slope_points"] = float(usable.sum())
     return out
 
@@ -205,7 +225,7 @@ _WINDOW_NOTE = (
 thm1_tail_energy = Measurement(
     id="fedlrgd/thm1/tail-energy",
     experiment=singular_decay,
-    uses=[THM1, THM1_CONSTANT, THM1_RMIN],
+    uses=[THM1, THM1_CONSTANT, THM1_RMIN, RANK_AT_TOLERANCE],
     sweeps=V3_SWEEPS,
 )
 tail_bound = thm1_tail_energy.claim(
