@@ -798,51 +798,50 @@ def _m_scaling_sweeps(fixed: dict[str, Any], low: float, high: float) -> dict[st
     }
 
 
-gmq_crossing_at_fixed_total = Claim(
-    id="minimax/dichotomy/gmq-crossing-in-m-at-fixed-total",
-    experiment=crossing_in_m,
-    source=Citation("minimax", "§3.3: the switch at R² ≍ m/N, its m at fixed N (guide V6)"),
-    statement=(
-        "At a fixed total N = 6400 the crossing of FedAvg and local training on GM-Q scales like "
-        "m^(1/2) in the number of clients (m = 8 … 128, n = N/m): the power of m in the "
-        "switch R² ≍ m/N, halved."
-    ),
+def _crossing_in_m(
+    slug: str, where: str, statement: str, sweeps: dict[str, Sweep], exponent: float
+) -> Claim:
+    """A V6 m-sweep: the crossing of FedAvg and local training scales like m^exponent, the
+    exponent read from ``minimax.dichotomy.threshold`` along the path."""
+    return Claim(
+        id=f"minimax/dichotomy/{slug}",
+        experiment=crossing_in_m,
+        source=Citation("minimax", where),
+        statement=statement,
+        sweeps=sweeps,
+        criterion=Crossing(
+            "R",
+            "plt",
+            "fedavg",
+            direction="a-below-b-after",
+            scaling=("m", exponent),
+            scaling_band=0.08,
+        ),
+        bound=THRESHOLD,
+        uses=[THRESHOLD],
+        notes="Exponent read from minimax.dichotomy.threshold; band ±0.08 (guide §5.2).",
+    )
+
+
+gmq_crossing_at_fixed_total = _crossing_in_m(
+    "gmq-crossing-in-m-at-fixed-total",
+    "§3.3: the switch at R² ≍ m/N, its m at fixed N (guide V6)",
+    "At a fixed total N = 6400 the crossing of FedAvg and local training on GM-Q scales like "
+    "m^(1/2) in the number of clients (m = 8 … 128, n = N/m): the power of m in the "
+    "switch R² ≍ m/N, halved.",
     # R* runs from 0.094 (m = 8) to 0.40 (m = 128); the grid reaches 2× beyond both
-    sweeps=_m_scaling_sweeps({"N": 6400}, 0.045, 0.8),
-    criterion=Crossing(
-        "R",
-        "plt",
-        "fedavg",
-        direction="a-below-b-after",
-        scaling=("m", R_STAR_IN_M_AT_FIXED_TOTAL),
-        scaling_band=0.08,
-    ),
-    bound=THRESHOLD,
-    uses=[THRESHOLD],
-    notes="Exponent read from minimax.dichotomy.threshold; band ±0.08 (guide §5.2).",
+    _m_scaling_sweeps({"N": 6400}, 0.045, 0.8),
+    R_STAR_IN_M_AT_FIXED_TOTAL,
 )
-gmq_crossing_at_fixed_n = Claim(
-    id="minimax/dichotomy/gmq-crossing-in-m-at-fixed-n",
-    experiment=crossing_in_m,
-    source=Citation("minimax", "§3.3: the switch at R² ≍ m/N = 1/n at fixed n (guide V6)"),
-    statement=(
-        "At a fixed local size n = 50 the crossing on GM-Q does not move with the number of "
-        "clients (m = 8 … 128): R*² ≍ m/N = 1/n, whose power of m is 0 — not the −½ of a "
-        "switch at R² ≍ 1/N."
-    ),
+gmq_crossing_at_fixed_n = _crossing_in_m(
+    "gmq-crossing-in-m-at-fixed-n",
+    "§3.3: the switch at R² ≍ m/N = 1/n at fixed n (guide V6)",
+    "At a fixed local size n = 50 the crossing on GM-Q does not move with the number of "
+    "clients (m = 8 … 128): R*² ≍ m/N = 1/n, whose power of m is 0 — not the −½ of a "
+    "switch at R² ≍ 1/N.",
     # R* = √(ds²(1 − 1/m)/n) runs from 0.37 to 0.40
-    sweeps=_m_scaling_sweeps({"n": 50}, 0.15, 1.0),
-    criterion=Crossing(
-        "R",
-        "plt",
-        "fedavg",
-        direction="a-below-b-after",
-        scaling=("m", R_STAR_IN_M_AT_FIXED_N),
-        scaling_band=0.08,
-    ),
-    bound=THRESHOLD,
-    uses=[THRESHOLD],
-    notes="Exponent read from minimax.dichotomy.threshold; band ±0.08 (guide §5.2).",
+    _m_scaling_sweeps({"n": 50}, 0.15, 1.0),
+    R_STAR_IN_M_AT_FIXED_N,
 )
 
 # ----------------------------------------------------------------- federated stability (V8)
