@@ -689,6 +689,36 @@ def test_rate_needs_three_values_of_x():
     crit.check_sweep(Sweep(grid={"x": [1, 2, 4], "c": [1, 2]}))
 
 
+def test_rate_held_to_a_bound_reads_its_slope_along_the_sweep():
+    # y = 4/(mu² x): the registered SGD distance bound 4 G2/(mu² T) with G2 = 1 and mu moving
+    # with the swept x (mu = x^0.25), so the bound's slope in x is −1 − 2·0.25 = −1.5
+    rows = [({"x": x}, {"y": [4.0 / (x**0.5 * x)], "mu": [x**0.25]}) for x in X_GRID]
+    data = make_measurements(CLAIM, ["x"], rows)
+    args = {"T": "x", "G2": 1.0, "mu": "mu"}
+    crit = RateExponent("x", "y", expected=SGD_DISTANCE, bound_args=args, n_resamples=400)
+    verdict = crit.judge(data)
+    assert verdict.outcome == HOLDS
+    assert verdict.numbers["expected"] == pytest.approx(-1.5, abs=1e-12)
+    assert verdict.table[0]["expected"] == pytest.approx(-1.5, abs=1e-12)
+    assert "of classic.sgd.strongly-convex.distance" in verdict.predicted
+    assert crit.to_dict()["bound"] == SGD_DISTANCE.id
+    # data that do not scale like the bound (mu held at 1 in the bound) are a violation
+    fixed = RateExponent("x", "y", expected=SGD_DISTANCE, bound_args={"T": "x", "G2": 1, "mu": 1})
+    assert fixed.judge(data).outcome == VIOLATED
+    strict_json(verdict)
+
+
+def test_rate_held_to_a_bound_refuses_what_cannot_apply():
+    with pytest.raises(ParameterError, match="bound_args"):
+        RateExponent("x", "y", expected=-1, bound_args={"T": "x"})
+    with pytest.raises(ParameterError, match="alternatives"):
+        RateExponent("x", "y", expected=SGD_DISTANCE, alternatives={"a": 2.0})
+    with pytest.raises(ParameterError, match="floor"):
+        RateExponent("x", "y", expected=SGD_DISTANCE, floor=True)
+    with pytest.raises(ParameterError, match="bound_args"):
+        RateExponent("x", "y", expected=SGD_DISTANCE, bound_args={"nope": "x"})
+
+
 # ============================================================================ Crossing
 
 

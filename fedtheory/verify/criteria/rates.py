@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from fedtheory import stats
+from fedtheory.bounds import Bound
 from fedtheory.errors import ParameterError
 from fedtheory.plotting.model import FigureSpec, Series
 from fedtheory.verify.criteria._base import (
@@ -18,6 +19,7 @@ from fedtheory.verify.criteria._base import (
     _check_name,
     _group_label,
 )
+from fedtheory.verify.criteria._pairwise import _bound_source, _BoundSource
 from fedtheory.verify.measurements import Measurements
 from fedtheory.verify.verdict import (
     HOLDS,
@@ -75,7 +77,15 @@ class RateExponent(Criterion):
         Varied parameter and output.
     expected
         Predicted exponent (e.g. ``-1`` for a 1/n rate; ``Bound.exponent(x).power`` gives it
-        from a bound).
+        from a bound) — or a registered :class:`~fedtheory.bounds.Bound`: the claim is then
+        that the data scale *like the bound* along the sweep (its rate is attained), and the
+        expected exponent of each curve is the least-squares slope of log(bound) against log x
+        at the curve's points, the bound evaluated there as by :class:`UpperBoundHolds`
+        (``bound_args``). This reads every symbol the bound has along the sweep, including
+        those that move with x (e.g. ``mu``, ``beta`` and ``ell_inf`` under a rescaled loss).
+    bound_args
+        With a Bound as ``expected``: ``{symbol: output, parameter or number}`` as for
+        :class:`UpperBoundHolds`.
     band
         Half-width of the tolerance band, > 0.
     alternatives
@@ -97,7 +107,8 @@ class RateExponent(Criterion):
         x: str,
         y: str,
         *,
-        expected: float,
+        expected: float | Bound,
+        bound_args: Mapping[str, str | float] | None = None,
         band: float = 0.1,
         alternatives: Mapping[str, float] | None = None,
         x_min: float | None = None,
@@ -107,13 +118,32 @@ class RateExponent(Criterion):
     ) -> None:
         self.x = _check_name(x, "x")
         self.y = _check_name(y, "y")
-        if not isinstance(expected, (int, float)) or not math.isfinite(expected):
-            raise ParameterError(parameter="expected", value=expected, rule="must be a number")
-        self.expected = float(expected)
+        self.source: _BoundSource | None = None
+        if isinstance(expected, Bound):
+            self.source = _bound_source(expected, bound_args)
+            self.expected = math.nan
+        elif not isinstance(expected, (int, float)) or not math.isfinite(expected):
+            raise ParameterError(
+                parameter="expected", value=expected, rule="must be a number or a Bound"
+            )
+        else:
+            if bound_args:
+                raise ParameterError(
+                    parameter="bound_args",
+                    value=dict(bound_args),
+                    rule="only meaningful when expected is a Bound",
+                )
+            self.expected = float(expected)
         if not isinstance(band, (int, float)) or not 0 < band < 10:
             raise ParameterError(parameter="band", value=band, rule="must be in (0, 10)")
         self.band = float(band)
         self.alternatives = {str(k): float(v) for k, v in (alternatives or {}).items()}
+        if self.source is not None and (self.alternatives or floor):
+            raise ParameterError(
+                parameter="alternatives" if self.alternatives else "floor",
+                value=self.alternatives or floor,
+                rule="not available when expected is a Bound (its exponent varies by curve)",
+            )
         for name, value in self.alternatives.items():
             if abs(value - self.expected) <= self.band:
                 raise ParameterError(
@@ -137,14 +167,21 @@ class RateExponent(Criterion):
             if self.floor
             else (f"slope of {self.y} vs {self.x}")
         )
-        return f"{what} = {_fmt(self.expected)} ± {_fmt(self.band)}{alt}"
+        return f"{what} = {self._expected_text} ± {_fmt(self.band)}{alt}"
+
+    @property
+    def _expected_text(self) -> str:
+        if self.source is None:
+            return _fmt(self.expected)
+        return f"slope of {self.source.label}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "criterion": "RateExponent",
             "x": self.x,
             "y": self.y,
-            "expected": self.expected,
+            "expected": self.expected if self.source is None else None,
+            **(self.source.to_dict() if self.source is not None else {}),
             "band": self.band,
             "alternatives": dict(self.alternatives),
             "x_min": self.x_min,
@@ -179,8 +216,21 @@ class RateExponent(Criterion):
             r_squared=sci.r_squared,
         )
 
-    def _decide(self, fit: _RateFit) -> tuple[str, str]:
-        lo_band, hi_band = self.expected - self.band, self.expected + self.band
+    def _expected_slope(self, data: Measurements, points: list[Any], xs: np.ndarray) -> float:
+        """The exponent a curve is held to: ``expected``, or the bound's own slope there."""
+        if self.source is None:
+            return self.expected
+        values = np.array([float(np.mean(self.source.values(data, p))) for p in points])
+        if not np.all(np.isfinite(values) & (values > 0)):
+            raise ParameterError(
+                parameter="expected",
+                value=self.source.label,
+                rule=f"must be finite and positive at every point of the curve (got {values})",
+            )
+        return float(np.polyfit(np.log(xs), np.log(values), 1)[0])
+
+    def _decide(self, fit: _RateFit, expected: float) -> tuple[str, str]:
+        lo_band, hi_band = expected - self.band, expected + self.band
         kept = [n for n, v in self.alternatives.items() if fit.low <= v <= fit.high]
         if fit.at_bound:
             return INCONCLUSIVE, "the fitted exponent sits on the edge of the searched range"
@@ -196,6 +246,7 @@ class RateExponent(Criterion):
         x = self._required_x()
         outcomes, reasons, rows, series = [], [], [], []
         fits: list[_RateFit] = []
+        expecteds: list[float] = []
         curves = self._curves(data)
         curve_level = stats.bonferroni(self.level, len(curves))
         for index, (key, curve) in enumerate(curves):
@@ -211,14 +262,22 @@ class RateExponent(Criterion):
             samples = [np.asarray(p[self.y], dtype=float) for p in pts]
             fit = self._fit(xs, samples, curve_level, np.random.SeedSequence([seed, index]))
             fits.append(fit)
-            outcome, why = self._decide(fit)
+            expected = self._expected_slope(data, pts, xs)
+            expecteds.append(expected)
+            outcome, why = self._decide(fit, expected)
             label = _group_label(key)
             outcomes.append(outcome)
             reasons.append(
                 f"{label + ': ' if label else ''}exponent {_fmt(fit.slope, 4)} "
                 f"[{_fmt(fit.low, 4)}, {_fmt(fit.high, 4)}] — {why}"
             )
-            row = {**key, "exponent": fit.slope, "ci_low": fit.low, "ci_high": fit.high}
+            row = {
+                **key,
+                "exponent": fit.slope,
+                "ci_low": fit.low,
+                "ci_high": fit.high,
+                "expected": expected,
+            }
             if self.floor:
                 row.update(floor=fit.floor, floor_low=fit.floor_low, floor_high=fit.floor_high)
             else:
@@ -249,17 +308,19 @@ class RateExponent(Criterion):
                 gmean_x = float(np.exp(np.mean(np.log(xs))))
                 series.append(
                     Series(
-                        f"predicted x^{_fmt(self.expected)}",
+                        f"predicted x^{_fmt(expected, 3)}",
                         tuple(xs),
-                        tuple(anchor * (xs / gmean_x) ** self.expected),
+                        tuple(anchor * (xs / gmean_x) ** expected),
                         "reference",
                         group=label,
                     )
                 )
         outcome = combine_outcomes(outcomes)
         # summarise the curve that decided the outcome (the first violated / inconclusive one)
-        fit = fits[outcomes.index(outcome)]
+        decisive = outcomes.index(outcome)
+        fit, expected = fits[decisive], expecteds[decisive]
         numbers = {
+            "expected": expected,
             "exponent": fit.slope,
             "ci_low": fit.low,
             "ci_high": fit.high,
@@ -274,7 +335,8 @@ class RateExponent(Criterion):
         return Verdict(
             outcome,
             "; ".join(reasons),
-            predicted=f"{name} {_fmt(self.expected)} ± {_fmt(self.band)}{alt}",
+            predicted=f"{name} {_fmt(expected, 4)} ± {_fmt(self.band)}{alt}"
+            + ("" if self.source is None else f" (of {self.source.label})"),
             measured=f"{name} {_fmt(fit.slope, 4)}",
             ci=(fit.low, fit.high),
             numbers=numbers,
@@ -286,9 +348,9 @@ class RateExponent(Criterion):
                 x_log=True,
                 y_log=True,
                 title=(
-                    f"{self.y} ≈ a + b·{x}^{_fmt(self.expected)}?"
+                    f"{self.y} ≈ a + b·{x}^{_fmt(expected, 3)}?"
                     if self.floor
-                    else f"{self.y} ∝ {x}^{_fmt(self.expected)}?"
+                    else f"{self.y} ∝ {x}^{_fmt(expected, 3)}?"
                 ),
             ),
         )
