@@ -89,6 +89,84 @@ middle_actual = gmq_tuned_middle.claim(
 )
 
 
+def tuned_fedprox_risk(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """Optimally tuned FedProx's excess risk on one GM-Q draw (λ* = V/R²; FedAvg at R = 0).
+
+    ``params``: m, d, R, noise and either n (samples per client) or ``total`` (N, split evenly:
+    n = total // m).
+    """
+    m, d = int(params["m"]), int(params["d"])
+    n = int(params["n"]) if "n" in params else int(params["total"]) // m
+    R, s = float(params["R"]), float(params["noise"])
+    instance = quadratic_clients(m, n, d, R, s, seed)
+    tuned = instance.fedprox_erm(gmq_tuned_fedprox_lambda(d, s, n, m, R))[1]
+    return {"tuned_risk": float(instance.excess_risk(tuned).mean()), "N": float(m * n)}
+
+
+def _regime_sweeps(
+    x: str, values: list[int], fixed: dict[str, Any], **also: list[float]
+) -> dict[str, Sweep]:
+    """``x`` over ``values`` (smoke: both ends and the middle — a wide log range keeps the
+    slope's interval inside the band with few replicates), crossed with ``also``."""
+    smoke = [values[0], values[len(values) // 2], values[-1]]
+    return {
+        profile: Sweep(grid={**also, x: grid}, fixed=fixed, replicates=reps)
+        for profile, grid, reps in (("smoke", smoke, 32), ("quick", values, 48))
+    }
+
+
+#: Where (30) is attained: R = 0 (the 1/N term alone) and R² far above m/N (the m/N branch).
+#: In between, the middle regime, it is not (the claim above).
+_OUTER_N = [10, 40, 160, 640, 2560]
+gmq_tuned_outer_regimes = Measurement(
+    id="minimax/gmq/tuned-fedprox-outer-regimes",
+    experiment=tuned_fedprox_risk,
+    sweeps=_regime_sweeps("n", _OUTER_N, {"m": 10, "d": 8, "noise": 1.0}, R=[0.0, 30.0]),
+    notes=(
+        "m = 10 clients, d = 8, n ∈ {10, …, 2560} per client; R = 0 (every client alike: tuned "
+        "FedProx is FedAvg, risk ds²/(2N)) and R = 30 (R² ≫ m/N: tuned FedProx is local "
+        "training, risk ≈ ds²/(2n) = ds²m/(2N))."
+    ),
+)
+gmq_tuned_in_m = Measurement(
+    id="minimax/gmq/tuned-fedprox-in-m",
+    experiment=tuned_fedprox_risk,
+    sweeps=_regime_sweeps(
+        "m", [20, 50, 100, 200, 500], {"R": 30.0, "d": 8, "noise": 1.0, "total": 10_000}
+    ),
+    notes=(
+        "N = 10 000 samples split over m ∈ [20, 500] clients (n = N/m each), R = 30 (R² ≫ m/N); "
+        "m ≫ 1, where the m/N branch dominates the 1/N term as the order statement has it."
+    ),
+)
+#: The order statement's constants, held fixed along each sweep (GM-Q has β = μ = 1; C and
+#: ‖ℓ‖∞ only scale it): the slope in the swept symbol is what is judged.
+_THM11_CONSTANTS = {"C": 1.0, "beta": 1.0, "mu": 1.0, "ell_inf": 1.0, "m": "m", "N": "N", "R": "R"}
+_THM11_SOURCE = Citation("minimax", "Theorem 11, (30) with p_i = n_i/N, where it is attained")
+thm11_outer_in_n = gmq_tuned_outer_regimes.claim(
+    id="minimax/thm11/attained-outside-the-middle-regime",
+    source=_THM11_SOURCE,
+    statement=(
+        "Outside the middle regime the FedProx rate (30) is attained in N: at R = 0 the excess "
+        "risk of tuned FedProx decays like its 1/N term, and for R² ≫ m/N like its m/N "
+        "branch — the slope in n at fixed m is the slope of the registered bound."
+    ),
+    criterion=RateExponent("n", "tuned_risk", expected=THM11, bound_args=_THM11_CONSTANTS),
+    bound=THM11,
+)
+thm11_outer_in_m = gmq_tuned_in_m.claim(
+    id="minimax/thm11/attained-in-m-above-the-middle-regime",
+    source=_THM11_SOURCE,
+    statement=(
+        "For R² ≫ m/N the excess risk of tuned FedProx grows with the number of clients m at "
+        "fixed N like the m/N branch of (30): the slope in m is the slope of the registered "
+        "bound."
+    ),
+    criterion=RateExponent("m", "tuned_risk", expected=THM11, bound_args=_THM11_CONSTANTS),
+    bound=THM11,
+)
+
+
 # --------------------------------------------------- Algorithm 2 and its optimization (V12)
 
 LEMMA14 = bounds.get("minimax.lemma14")
@@ -105,20 +183,30 @@ def _objective(instance: Any, lam: float, w_global: np.ndarray, w_local: np.ndar
 
 
 def _gmq_in_ball(params: dict[str, Any], seed: np.random.SeedSequence) -> Any:
-    """GM-Q with centre (center, 0, …, 0) in the ball of radius ``radius`` (both Alg. 2 checks)."""
-    d = int(params["d"])
+    """GM-Q with centre (center, 0, …, 0) in the ball of radius ``radius`` (both Alg. 2 checks).
+
+    An optional ``scale`` s (default 1) changes the units of the data: the centre, R, the noise
+    and the radius are multiplied by s, so every sample and every iterate is s times the s = 1
+    one (same seed), squared distances and ‖ℓ‖∞ scale by s², and β = μ = 1 are unchanged.
+    """
+    d, scale = int(params["d"]), float(params.get("scale", 1.0))
     center = np.zeros(d)
-    center[0] = float(params["center"])
+    center[0] = scale * float(params["center"])
     return quadratic_clients(
         int(params["m"]),
         int(params["n"]),
         d,
-        float(params["R"]),
-        float(params["noise"]),
+        scale * float(params["R"]),
+        scale * float(params["noise"]),
         seed,
         center=center,
-        radius=float(params["radius"]),
+        radius=scale * float(params["radius"]),
     )
+
+
+#: Most local steps one run of Algorithm 2 may take (all clients' K_t summed over the rounds, and
+#: Stage II): a prescription (38) beyond it is refused, never run for hours.
+MAX_LOCAL_STEPS = 2_000_000
 
 
 def algorithm2(params: dict[str, Any], seed: int) -> dict[str, float]:
@@ -129,16 +217,23 @@ def algorithm2(params: dict[str, Any], seed: int) -> dict[str, float]:
     batch 1, full participation. The exact minimizer of (20) and the exact proximal points
     Prox_{L_i/λ}(w) = P_𝒲((x̄_i + λw)/(1 + λ)) are the ground truth.
     """
-    T, lam, radius = int(params["T"]), float(params["lam"]), float(params["radius"])
+    T, lam = int(params["T"]), float(params["lam"])
     data_seed, sgd_seed = np.random.SeedSequence(seed).spawn(2)
     instance = _gmq_in_ball(params, data_seed)
+    radius = float(instance.data.radius)  # in the data's units (× scale)
     beta = mu = 1.0
     diameter = 2 * radius
     # K_t from the registered (38), rounded up (at least one step)
     required = LOCAL_STEPS.evaluate(
         tau=np.arange(T), beta=beta, mu=mu, lam=lam, D=diameter, ell_inf=instance.ell_inf
     )
-    schedule = [max(1, int(np.ceil(k))) for k in np.atleast_1d(required)]
+    schedule = [max(1, int(np.ceil(min(k, MAX_LOCAL_STEPS)))) for k in np.atleast_1d(required)]
+    if sum(schedule) + int(params["K_final"]) > MAX_LOCAL_STEPS:
+        raise ValueError(
+            f"K_t from (38) asks for {sum(schedule)} local steps in {T} rounds: more than the "
+            f"{MAX_LOCAL_STEPS} this experiment runs (D = {diameter:g}, "
+            f"‖ℓ‖∞ = {instance.ell_inf:g}, λ = {lam:g})"
+        )
     run = fedprox(
         instance.data,
         lam=lam,
@@ -248,6 +343,76 @@ prop16_holds = alg2_corrected.claim(
         bound_args={**_CONSTANTS, "K_T": "K_final"},
     ),
     bound=PROP16,
+)
+
+
+# The change of units (data × s): the error of Algorithm 2 and each bound on it must scale by
+# the same power of s. β = μ = λ are curvatures and do not move; D, R, the noise and ‖ℓ‖∞ do.
+_UNITS = {
+    profile: Sweep(
+        grid={"scale": grid},
+        fixed={**_ALG2_FIXED, "T": 8, "participation": "corrected"},
+        replicates=reps,
+    )
+    for profile, grid, reps in (
+        ("smoke", [1e-6, 1.0, 1e6], 1),
+        ("quick", [1e-6, 1e-3, 1.0, 1e3, 1e6], 8),
+    )
+}
+alg2_units = Measurement(
+    id="minimax/alg2/change-of-units",
+    experiment=algorithm2,
+    uses=[LOCAL_STEPS],
+    sweeps=_UNITS,
+    notes=(
+        _NOTE + " T = 8; the data are rescaled by s ∈ [1e-6, 1e6] (centre, R, noise and radius "
+        "× s; same seeds), which multiplies every iterate by s."
+    ),
+)
+_UNITS_STATEMENT = (
+    "{what} has the units of the error it bounds: rescaling the data by s (D and R × s, "
+    "‖ℓ‖∞ × s²; β = μ = λ unchanged) multiplies the measured {error} by s², and the bound "
+    "must scale by the same power of s — a bound of another degree fails at one end of the "
+    "scale."
+)
+_UNITS_NOTE = (
+    "Slope of log error against log s over 12 decades, held to the slope of the registered "
+    "bound evaluated at each rescaled instance (RateExponent with a bound)."
+)
+lemma15_units = alg2_units.claim(
+    id="minimax/lemma15/change-of-units",
+    statement=_UNITS_STATEMENT.format(what="Lemma 15's bound", error="‖w_T^g − w̃^g‖²"),
+    criterion=RateExponent(
+        "scale", "global_error2", expected=LEMMA15, bound_args={**_CONSTANTS, "T": "T"}
+    ),
+    bound=LEMMA15,
+    notes=_UNITS_NOTE,
+)
+lemma14_units = alg2_units.claim(
+    id="minimax/lemma14/change-of-units",
+    statement=_UNITS_STATEMENT.format(what="Lemma 14's bound", error="‖w_k − Prox_{L_i/λ}(w^g)‖²"),
+    criterion=RateExponent(
+        "scale",
+        "inner_error2",
+        expected=LEMMA14,
+        bound_args={"beta": 1.0, "mu": 1.0, "D": "D", "k": "k_last"},
+    ),
+    bound=LEMMA14,
+    notes=_UNITS_NOTE,
+)
+prop16_units = alg2_units.claim(
+    id="minimax/prop16/change-of-units",
+    statement=_UNITS_STATEMENT.format(
+        what="Proposition 16's bound", error="optimization error on (20)"
+    ),
+    criterion=RateExponent(
+        "scale",
+        "optimization_error",
+        expected=PROP16,
+        bound_args={**_CONSTANTS, "K_T": "K_final", "T": "T"},
+    ),
+    bound=PROP16,
+    notes=_UNITS_NOTE,
 )
 
 
