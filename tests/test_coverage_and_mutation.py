@@ -243,6 +243,30 @@ def test_mutate_kills_planted_bugs_of_a_judged_bound(tmp_path) -> None:
     assert "minimax.lemma7.beta~1" in written["html"].read_text()
 
 
+def test_a_change_of_units_kills_the_exponent_mutants_of_d(tmp_path) -> None:
+    # Lemma 14, 8D²β²/(μ²(k+1)): every claim runs GM-Q, where β = μ = 1, so a mutant of their
+    # exponents is a constant factor on the data; D moves with the data's units (× s), so the
+    # change-of-units claim kills every mutant of its exponent.
+    from fedtheory.verify.mutate import mutate
+
+    run = mutate(
+        CATALOG / "minimax" / "fedprox.py",
+        bound="minimax.lemma14",
+        store=tmp_path / "r.sqlite",
+        workers=1,
+    )
+    [result] = run.bounds
+    by_label = {r.mutant.label: r for r in result.results}
+    for step in ("5/2", "3/2", "3", "1"):
+        killed = by_label[f"exponent of D: 2 → {step}"]
+        assert killed.fate == "killed", killed
+        assert "minimax/lemma14/change-of-units" in killed.killers
+    beta = by_label["exponent of beta: 2 → 3"]
+    assert beta.fate == "survived"
+    assert beta.explanation.startswith("a constant ×")
+    assert "held fixed in all their data" in beta.explanation
+
+
 def test_mutate_reports_unjudged_bounds(tmp_path) -> None:
     from fedtheory.verify.mutate import mutate
 

@@ -238,6 +238,14 @@ def _explain(
         )
     if low <= 0:
         return f"changes the sign of the bound ({change}): no claim evaluates it there"
+    if where and len(where) > 1 and math.isclose(low, high, rel_tol=1e-9):
+        # the same factor at every judged point: what the mutant changes never moves in the
+        # claims' data (e.g. beta = mu = 1 on every instance), so it acts as a constant error
+        return (
+            f"a constant ×{low:.3g} at every point the claims judge: what it changes is held "
+            "fixed in all their data (a symbol no claim varies), so it is a constant error"
+            + _against_slack(bound, low, high, baseline)
+        )
     upper = bound.kind in ("upper", "order-upper")
     lower = bound.kind in ("lower", "order-lower")
     if (upper and low >= 1) or (lower and high <= 1):
@@ -250,17 +258,24 @@ def _explain(
             f"the dropped term changes the bound {change}: negligible, or compensated, where "
             "the claims measure"
         )
+    return change + _against_slack(bound, low, high, baseline)
+
+
+def _against_slack(bound: Bound, low: float, high: float, baseline: Sequence[ClaimResult]) -> str:
+    """How a change of the bound by ×low–high compares with the claims' resolving power."""
     slacks = [s for s in (_slack(r) for r in baseline) if s is not None]
-    if slacks:
-        smallest = min(slacks)
-        shown = f"{smallest:.3g}"
-        tightened = low if upper else 1 / high if lower else min(low, 1 / high)
-        if smallest > 1 and tightened >= 1 / smallest:
-            return (
-                f"{change}, within the claims' smallest slack ×{shown}: below their resolving power"
-            )
-        return f"{change}; the claims' smallest slack is ×{shown}"
-    return f"{change}; no claim of the bound measures its slack"
+    if not slacks:
+        return "; no claim of the bound measures its slack"
+    smallest = min(slacks)
+    shown = f"{smallest:.3g}"
+    upper = bound.kind in ("upper", "order-upper")
+    lower = bound.kind in ("lower", "order-lower")
+    tightened = low if upper else 1 / high if lower else min(low, 1 / high)
+    if (upper and low >= 1) or (lower and high <= 1):
+        return " that only loosens the bound"
+    if smallest > 1 and tightened >= 1 / smallest:
+        return f", within the claims' smallest slack ×{shown}: below their resolving power"
+    return f"; the claims' smallest slack is ×{shown}"
 
 
 def _slack(result: ClaimResult) -> float | None:
