@@ -193,6 +193,49 @@ def test_mutant_from_dict_checks_the_expression() -> None:
         mutation.mutant_from_dict({**mutant.to_dict(), "id": "minimax.gmq.crossing~999"})
 
 
+def test_mutants_are_made_once_per_process_and_expression(monkeypatch) -> None:
+    # a worker remakes the mutant of every task from its id (mutant_from_dict): making the 86
+    # mutants of fedlrgd.thm2.rank took 3–10 s of sympy per task, which is what made
+    # `fedtheory mutate --paper fedlrgd` crawl; the mutants of a bound are now made once
+    bound = bounds.get("fedlrgd.thm2.rank")
+    first = mutation.mutants(bound)
+    made: list[str] = []
+    real = mutation._make_mutants
+
+    def counted(b: bounds.Bound) -> tuple[mutation.Mutant, ...]:
+        made.append(b.id)
+        return real(b)
+
+    monkeypatch.setattr(mutation, "_make_mutants", counted)
+    for mutant in first[:5]:
+        assert mutation.mutant_from_dict(mutant.to_dict()) is mutant
+    again = mutation.mutants("fedlrgd.thm2.rank")
+    assert again == first and again is not first  # a new list of the same mutants
+    assert made == []
+    # under a planted mutant the registered object has another expression: its own mutants
+    with mutation.applied(first[0]):
+        planted = mutation.mutants(bound)
+    assert made == ["fedlrgd.thm2.rank"]
+    assert [m.digest for m in planted] != [m.digest for m in first]
+    assert mutation.mutants(bound) == first and made == ["fedlrgd.thm2.rank"]
+    # another bound object is another key, even with the same id and expression
+    n = sp.Symbol("n", positive=True, integer=True)
+    demo = [
+        bounds.Bound(
+            "classic.demo",
+            8 / n,
+            kind="upper",
+            quantity="error",
+            source=bounds.Citation("classic", "a demo"),
+            example={"n": n_example},
+        )
+        for n_example in (10, 20)
+    ]
+    counts = [len(mutation.mutants(b)) for b in demo]
+    assert counts[0] == counts[1] > 0
+    assert made[1:] == ["classic.demo", "classic.demo"]
+
+
 def test_claim_files_reload_under_a_mutant_of_a_bound_they_evaluated() -> None:
     # logistic_model.py reads the exponent of minimax.dichotomy.threshold while loading: a
     # mutant of it must reload the file (its expected exponent changes); a mutant of a bound it

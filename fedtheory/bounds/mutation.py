@@ -28,7 +28,9 @@ digits) is *equivalent* (e.g. swapping two symbols of a symmetric expression): n
 kill it, and the analysis reports it apart. So is a mutant of an order statement (kind
 ``order-upper``/``order-lower``) that is a constant multiple of it at four points where every
 symbol moves by its own factor: O(f) and O(2f) are the same statement.
-Duplicate expressions are made once.
+Duplicate expressions are made once. The mutants of a bound are made once per process and
+expression (a worker remakes the one a task names from its id, and making every mutant of a large
+bound takes seconds of sympy work).
 
 >>> from fedtheory import bounds
 >>> from fedtheory.bounds.mutation import mutants
@@ -44,6 +46,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import threading
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -287,12 +290,31 @@ def mutants(bound: Bound | str) -> list[Mutant]:
     -------
     list of Mutant
         Distinct expressions, none equal to the bound's expression; those that equal it in
-        value at every probed point have ``equivalent=True``.
+        value at every probed point have ``equivalent=True``. They are made once per process
+        for a bound and its current expression (a new list of the same :class:`Mutant`
+        objects on later calls): :func:`mutant_from_dict`, which a worker calls for every task
+        of a mutant's run, costs a lookup after the first.
     """
     if isinstance(bound, str):
         bound = get(bound)
     if not isinstance(bound, Bound):
         raise ParameterError(parameter="bound", value=bound, rule="must be a Bound or a bound id")
+    key = sp.srepr(bound.expr)
+    made = _MADE.setdefault(bound, {})
+    if key not in made:
+        made[key] = _make_mutants(bound)
+    return list(made[key])
+
+
+#: The mutants made in this process, per bound object and per expression (``srepr``) it had
+#: then: a planted mutant replaces the expression of the registered object, and the mutants of
+#: that expression are other ones. Symbols, example point and kind of a bound never change, so
+#: they need not be in the key.
+_MADE: weakref.WeakKeyDictionary[Bound, dict[str, tuple[Mutant, ...]]] = weakref.WeakKeyDictionary()
+
+
+def _make_mutants(bound: Bound) -> tuple[Mutant, ...]:
+    """The mutants of :func:`mutants`, made from the bound's current expression."""
     seen = {sp.srepr(bound.expr)}
     points = _probe_points(bound)
     original = _values(bound, bound.expr, points)
@@ -313,7 +335,7 @@ def mutants(bound: Bound | str) -> list[Mutant]:
         out.append(
             Mutant(f"{bound.id}~{len(out) + 1}", bound.id, operator, label, expr, equivalent)
         )
-    return out
+    return tuple(out)
 
 
 def change_factors(mutant: Mutant) -> list[float]:

@@ -148,6 +148,23 @@ def _slope_ranks(n: int) -> np.ndarray:
 
 
 # ============================================================================ V3, V4
+@functools.lru_cache(maxsize=64)
+def _tail_energy(
+    family: str, n: int, d: int, eta: float, seed: int
+) -> tuple[np.ndarray, float | None]:
+    """t(r) for r = 0, …, n of the n × n latent matrix of ``family`` at ``seed``, and its L2.
+
+    The data part of :func:`singular_decay`, which no bound enters: cached per process, so
+    that under a planted mutant of a bound (``fedtheory mutate``) only the bound part of the
+    experiment runs again, not the matrix draw and its SVD. The array is read-only.
+    """
+    model = latent_matrix(family, n, n, d, seed, **_holder(family, eta))
+    with _one_blas_thread():
+        t = tail_energy(model.singular_values(), n)
+    t.setflags(write=False)
+    return t, None if model.L2 is None else float(model.L2)
+
+
 def singular_decay(params: dict[str, Any], seed: int) -> dict[str, float]:
     """Tail energy t(r) of one latent variable model and everything V3/V4 read from it.
 
@@ -156,17 +173,15 @@ def singular_decay(params: dict[str, Any], seed: int) -> dict[str, float]:
     """
     family, d, n, eta = str(params["family"]), int(params["d"]), int(params["n"]), params["eta"]
     eta = float(eta)
-    model = latent_matrix(family, n, n, d, seed, **_holder(family, eta))
-    with _one_blas_thread():
-        t = tail_energy(model.singular_values(), n)
+    t, model_L2 = _tail_energy(family, n, d, eta, int(seed))
     fit_r = _slope_ranks(n)
     out = {f"t_r{r}": float(t[r]) for r in R_GRID if r < n}
     out["slope"] = _log_slope(fit_r, t[fit_r])
     out["slope_theorem"] = _theorem_exponent(eta, d)
     out["slope_bound"] = out["slope_theorem"] + SLOPE_TOLERANCE
-    if model.L2 is None:  # the indicator control and the probe: slope outputs only
+    if model_L2 is None:  # the indicator control and the probe: slope outputs only
         return out
-    L2 = float(model.L2)
+    L2 = model_L2
     K = float(THM1_CONSTANT.evaluate(L2=L2, eta=eta, d=d))
     rmin = float(THM1_RMIN.evaluate(eta=eta, d=d))
     ranks = np.arange(math.ceil(rmin), n)
