@@ -792,6 +792,20 @@ R_STAR_IN_N_AT_FIXED_M = _E_N / 2
 R_STAR_IN_M_AT_FIXED_TOTAL = _E_M / 2
 R_STAR_IN_M_AT_FIXED_N = (_E_M + _E_N) / 2
 
+
+def _local_vs_fedavg_crossing(axis: str, power: float) -> Crossing:
+    """Where local training stops beating FedAvg in R, and that it moves like axis^power
+    (band ±0.08, guide §5.2)."""
+    return Crossing(
+        "R",
+        "plt",
+        "fedavg",
+        direction="a-below-b-after",
+        scaling=(axis, power),
+        scaling_band=0.08,
+    )
+
+
 gmq_crossing_scaling = gmq_dichotomy_data.claim(
     id="minimax/dichotomy/gmq-crossing-scales-like-sqrt-m-over-n",
     source=Citation("minimax", "§3.3, eqs. (18)–(19): the switch at R² ≍ m/N (GM-Q)"),
@@ -800,14 +814,7 @@ gmq_crossing_scaling = gmq_dichotomy_data.claim(
         "at fixed m."
     ),
     sweeps=DICHOTOMY_SWEEPS,
-    criterion=Crossing(
-        "R",
-        "plt",
-        "fedavg",
-        direction="a-below-b-after",
-        scaling=("n", R_STAR_IN_N_AT_FIXED_M),
-        scaling_band=0.08,
-    ),
+    criterion=_local_vs_fedavg_crossing("n", R_STAR_IN_N_AT_FIXED_M),
     bound=THRESHOLD,
     uses=[THRESHOLD],
 )
@@ -951,14 +958,7 @@ def _crossing_in_m(
         source=Citation("minimax", where),
         statement=statement,
         sweeps=sweeps,
-        criterion=Crossing(
-            "R",
-            "plt",
-            "fedavg",
-            direction="a-below-b-after",
-            scaling=("m", exponent),
-            scaling_band=0.08,
-        ),
+        criterion=_local_vs_fedavg_crossing("m", exponent),
         bound=THRESHOLD,
         uses=[THRESHOLD],
         notes="Exponent read from minimax.dichotomy.threshold; band ±0.08 (guide §5.2).",
@@ -1088,14 +1088,7 @@ def _threshold_units_claim(axis: str, what: str, statement: str) -> Claim:
         source=Citation("minimax", f"§3.3, the switch R² = (‖ℓ‖∞/μ)·m/N, {what}"),
         statement=statement,
         sweeps=sweeps,
-        criterion=Crossing(
-            "R",
-            "plt",
-            "fedavg",
-            direction="a-below-b-after",
-            scaling=("unit", power),
-            scaling_band=0.08,
-        ),
+        criterion=_local_vs_fedavg_crossing("unit", power),
         bound=THRESHOLD,
         uses=[THRESHOLD],
         notes=(
