@@ -163,7 +163,7 @@ def _mlp_backward(
 ) -> None:
     """∂L/∂θ into ``grad`` (flat layout) from ∂L/∂out = ``dout`` (n × c), by backpropagation."""
     d_in = X.shape[1]
-    W1, _, W2, _, W3, _ = _mlp_unpack(theta, d_in, h1, h2, c)
+    _, _, W2, _, W3, _ = _mlp_unpack(theta, d_in, h1, h2, c)
     gW1, gb1, gW2, gb2, gW3, gb3 = _mlp_unpack(grad, d_in, h1, h2, c)
     gW3[:, :] = A2.T @ dout
     _column_sums(dout, gb3)

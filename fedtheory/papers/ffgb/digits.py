@@ -269,8 +269,8 @@ class DigitsFederation:
         return float(self.weights[_client(client, self.clients)] @ losses)
 
 
-def _client(i: Any, clients: int) -> int:
-    i = check_int("client", i, minimum=0)
+def _client(value: Any, clients: int) -> int:
+    i = check_int("client", value, minimum=0)
     if i >= clients:
         raise ParameterError(parameter="client", value=i, rule=f"must be below N = {clients}")
     return i

@@ -7,13 +7,15 @@ round per client (it downloads the global model and uploads its local one), FFGB
 MNIST's FedAvg (App. B.2, from Karimireddy et al.): 25 local steps, each on 20% of the local
 data, step 0.0003.
 
-:func:`fedavg_digits` runs that FedAvg on a :class:`~fedtheory.papers.ffgb.digits.DigitsFederation`
-with the core's FedAvg loop (:func:`fedtheory.algorithms.federated._federated_loop`: client step
+:func:`fedavg_digits` runs that FedAvg on a
+:class:`~fedtheory.papers.ffgb.digits.DigitsFederation` with the core's FedAvg loop
+(:func:`fedtheory.algorithms.federated._federated_loop`: client step
 :class:`~fedtheory.algorithms.client_steps.LocalSGD` from the server's model, server step
 :class:`~fedtheory.algorithms.server_steps.ServerStep` with multiplier 1, i.e. the p-weighted
-average Σ p_i w^(i), p_i = n_i/n) on the MLP's kernel view (:mod:`fedtheory.papers.ffgb._mlp_samples`):
-no second round loop. Minibatches are drawn without replacement by the core's counter-based
-stream; the initial network is PyTorch's default initialisation drawn from the seed.
+average Σ p_i w^(i), p_i = n_i/n) on the MLP's kernel view
+(:mod:`fedtheory.papers.ffgb._mlp_samples`): no second round loop. Minibatches are drawn
+without replacement by the core's counter-based stream; the initial network is PyTorch's
+default initialisation drawn from the seed.
 
 Departure (guide §4.2): the step must be re-tuned for the digits (the paper's 0.0003 on MNIST
 barely moves the network in a few hundred rounds here), so ``local_step`` has no default.
