@@ -12,6 +12,14 @@ Its bounds are ``ffgb.*`` in :mod:`fedtheory.bounds`.
 
 from __future__ import annotations
 
+from fedtheory.papers.ffgb.digits import (
+    DIGITS_CLASSES,
+    DIGITS_GRADIENT_BOUND,
+    DigitsFederation,
+    DigitsView,
+    digits_federation,
+)
+from fedtheory.papers.ffgb.fedavg_mlp import DigitsFedAvgRun, fedavg_digits, mlp_values
 from fedtheory.papers.ffgb.learners import (
     MLPOracle,
     RandomFeatureOracle,
@@ -23,11 +31,19 @@ from fedtheory.papers.ffgb.learners import (
 )
 
 __all__ = [
+    "DIGITS_CLASSES",
+    "DIGITS_GRADIENT_BOUND",
+    "DigitsFedAvgRun",
+    "DigitsFederation",
+    "DigitsView",
     "MLPOracle",
     "RandomFeatureOracle",
     "TreeOracle",
+    "digits_federation",
+    "fedavg_digits",
     "fit_weak_learner",
     "mlp_oracle",
+    "mlp_values",
     "random_feature_oracle",
     "tree_oracle",
 ]
