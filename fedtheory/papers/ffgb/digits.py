@@ -14,9 +14,9 @@ its values there, an array (P, 10) flattened row-major to (P·10,); client i's x
 uniform on its training points (zero on the other atoms, the test atoms included), so
 α = (1/N)Σα_i weighs training points by 1/(N n_i). Every weak learner predicts at every atom,
 so the vector of an FFGB iterate *is* its ensemble of weak learners evaluated at the atoms: its
-test accuracy is read off the test atoms' values, with no separate ensemble. The loss is the softmax cross-entropy
-ℓ(v, y) = −log(e^{v_y}/Σ_q e^{v_q}) of (1), whose gradient softmax(v) − e_y has Euclidean norm
-at most √2 (G = √2, guide §1).
+test accuracy is read off the test atoms' values, with no separate ensemble. The loss is the
+softmax cross-entropy ℓ(v, y) = −log(e^{v_y}/Σ_q e^{v_q}) of (1), whose gradient
+softmax(v) − e_y has Euclidean norm at most √2 (G = √2, guide §1).
 
 - :func:`digits_federation` builds a :class:`DigitsFederation` (split, scaling, s-partition);
 - :meth:`DigitsFederation.view` is the kernel view :class:`DigitsView`, whose kernel
