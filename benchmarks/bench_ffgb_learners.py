@@ -78,7 +78,7 @@ def client_query(federation: Any, i: int) -> np.ndarray:
     loss_gradient(view, i, np.zeros(federation.atoms * 10), gradient)
     rng = np.random.default_rng(i)
     return gradient + 0.1 * rng.standard_normal(gradient.size) * np.repeat(
-        federation.weights[i] > 0, 10
+        federation.alpha[i] > 0, 10
     )
 
 
@@ -89,7 +89,7 @@ def bench_tree_one_client(repeats: int) -> None:
         fed = digits_federation(0.1, test_fraction=fraction, seed=0)
         oracle = tree_oracle(fed.features, max_depth=4)
         query = client_query(fed, 0)
-        weights = np.ascontiguousarray(fed.weights[0])
+        weights = np.ascontiguousarray(fed.alpha[0])
         out = np.empty_like(query)
         total = median_time(
             lambda o=oracle, q=query, w=weights, h=out: weak_learner(o, 0, 0, 0, 0, q, w, q, h),
@@ -118,7 +118,7 @@ def _ffgb_round_kernel(
 ) -> tuple[np.ndarray, float]:
     """One FFGB round (Algorithm 2 clients, residual reset, η = η0/(tK + k + 1)); the server
     average; returns the new f and the smallest measured γ."""
-    n_clients = view.weights.shape[0]
+    n_clients = view.alpha.shape[0]
     new_f = np.zeros_like(f)
     gamma = 1.0
     gradient = np.empty_like(f)
@@ -130,7 +130,7 @@ def _ffgb_round_kernel(
             eta = eta0 / (t * K + k + 2)
             loss_gradient(view, i, g, gradient)
             phi = residual + gradient
-            ratio = weak_learner(oracle, 0, t, i, k, phi, view.weights[i], g, h)
+            ratio = weak_learner(oracle, 0, t, i, k, phi, view.alpha[i], g, h)
             gamma = min(gamma, 1.0 - ratio)
             for q in range(f.shape[0]):
                 g[q] -= eta * (h[q] + mu * g[q])
@@ -153,7 +153,7 @@ def bench_ffgb_round(repeats: int) -> None:
         gradient = np.empty_like(f0)
         h = np.empty_like(f0)
         for i in range(N):
-            weights = view.weights[i]
+            weights = view.alpha[i]
             g = f0.copy()
             residual = np.zeros_like(f0)
             for k in range(K):
@@ -203,7 +203,7 @@ def bench_ffgb_round(repeats: int) -> None:
 def bench_mlp(repeats: int) -> None:
     fed = digits_federation(0.1, seed=0)
     query = client_query(fed, 0)
-    weights = np.ascontiguousarray(fed.weights[0])
+    weights = np.ascontiguousarray(fed.alpha[0])
     out = np.empty_like(query)
     print("\n3. MLP oracle (64-32-32-10, leaky ReLU, full-batch Adam) on one client")
     for steps in (200, 1000):

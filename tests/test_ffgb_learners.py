@@ -266,6 +266,7 @@ def test_random_features_are_drawn_from_the_seed() -> None:
 
 _weak_learner = dispatch("weak_learner", *("r", "t", "i", "k", "query", "weights", "g", "out"))
 _loss_gradient = dispatch("loss_gradient", "i", "g", "out")
+_client_marginal = dispatch("client_marginal", "i")
 
 
 @njit(cache=False)
@@ -281,7 +282,7 @@ def _boosting_client(
     for k in range(K):
         _loss_gradient(view, i, g, gradient)
         phi = residual + gradient
-        ratios[k] = _weak_learner(oracle, 0, 0, i, k, phi, view.weights[i], g, h)
+        ratios[k] = _weak_learner(oracle, 0, 0, i, k, phi, _client_marginal(view, i), g, h)
         g = g - eta * (h + mu * g)
         residual = phi - h
     return g, ratios
@@ -290,8 +291,8 @@ def _boosting_client(
 @pytest.mark.parametrize("kind", ["tree", "ridge"])
 def test_oracles_and_view_compose_inside_a_kernel(federation: DigitsFederation, kind: str) -> None:
     """The learned oracles and the softmax view are callable from a client-step kernel through
-    the documented ``weak_learner`` and ``loss_gradient`` interfaces; the kernel's client loop
-    equals the same loop on the numpy twins."""
+    the documented ``weak_learner``, ``loss_gradient`` and ``client_marginal`` interfaces; the
+    kernel's client loop equals the same loop on the numpy twins."""
     view = federation.view()
     X = federation.features
     oracle: Any = (
@@ -303,9 +304,9 @@ def test_oracles_and_view_compose_inside_a_kernel(federation: DigitsFederation, 
     g, ratios = _boosting_client(view, oracle, 2, f, 3, 0.5, 0.1)
     twin_g = f.copy()
     residual = np.zeros_like(f)
-    alpha = federation.weights[2]
+    alpha = federation.alpha[2]
     for k in range(3):
-        phi = residual + ref.softmax_loss_gradient(federation.labels, federation.weights, 2, twin_g)
+        phi = residual + ref.softmax_loss_gradient(federation.labels, federation.alpha, 2, twin_g)
         if kind == "tree":
             h, ratio = ref.tree_oracle(X, 3, 1, phi, alpha)
         else:
@@ -326,12 +327,12 @@ def test_partition_deals_every_training_point_to_exactly_one_client() -> None:
         train, test = fed.train_atoms, fed.test_atoms
         assert train.size == 1437 and test.size == 360
         assert np.intersect1d(train, test).size == 0
-        support = fed.weights > 0
+        support = fed.alpha > 0
         assert np.array_equal(support.sum(axis=0), (fed.owners >= 0).astype(int))
         assert not support[:, test].any()
-        np.testing.assert_allclose(fed.weights.sum(axis=1), 1.0, rtol=1e-14)
+        np.testing.assert_allclose(fed.alpha.sum(axis=1), 1.0, rtol=1e-14)
         for i in range(fed.clients):
-            values = fed.weights[i, support[i]]
+            values = fed.alpha[i, support[i]]
             assert np.all(values == values[0])  # uniform on its points
         sizes = fed.client_sizes
         assert sizes.sum() == 1437 and sizes.max() - sizes.min() <= 1
@@ -379,13 +380,13 @@ def test_softmax_gradient_matches_twin_bound_and_support(federation: DigitsFeder
     for i in (0, 7):
         _loss_gradient(view, i, g, out)
         np.testing.assert_allclose(
-            out, ref.softmax_loss_gradient(federation.labels, federation.weights, i, g),
+            out, ref.softmax_loss_gradient(federation.labels, federation.alpha, i, g),
             rtol=1e-13, atol=1e-15,
         )  # fmt: skip
         per_atom = out.reshape(-1, 10)
         assert np.linalg.norm(per_atom, axis=1).max() <= DIGITS_GRADIENT_BOUND
         assert np.linalg.norm(per_atom, axis=1).max() > 1.4
-        assert not per_atom[federation.weights[i] == 0].any()
+        assert not per_atom[federation.alpha[i] == 0].any()
 
 
 def test_softmax_gradient_is_the_l2_alpha_gradient_of_the_risk(
@@ -398,7 +399,7 @@ def test_softmax_gradient_is_the_l2_alpha_gradient_of_the_risk(
     out = np.empty_like(g)
     i = 4
     _loss_gradient(view, i, g, out)
-    alpha = np.repeat(federation.weights[i], 10)
+    alpha = np.repeat(federation.alpha[i], 10)
     for _ in range(3):
         delta = rng.standard_normal(g.size)
         eps = 1e-5

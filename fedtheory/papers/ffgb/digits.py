@@ -76,10 +76,10 @@ def _softmax_loss_gradient(view: DigitsView, i: int, g: np.ndarray, out: np.ndar
     The softmax subtracts max_q g_q(x) first (no overflow for any finite g).
     """
     c = view.classes
-    weights = view.weights[i]
+    alpha = view.alpha[i]
     for x in range(view.labels.shape[0]):
         base = x * c
-        if not weights[x] > 0.0:
+        if not alpha[x] > 0.0:
             for q in range(c):
                 out[base + q] = 0.0
             continue
@@ -96,20 +96,29 @@ def _softmax_loss_gradient(view: DigitsView, i: int, g: np.ndarray, out: np.ndar
         out[base + view.labels[x]] -= 1.0
 
 
+@njit
+def _client_marginal(view: DigitsView, i: int) -> np.ndarray:
+    """α_i, shape (P,)."""
+    return view.alpha[i]
+
+
 class _DigitsViewFields(NamedTuple):
     labels: np.ndarray
-    weights: np.ndarray
+    alpha: np.ndarray
     classes: int
 
 
 class DigitsView(_DigitsViewFields):
-    """The digits federation as the kernels read it (kernel ``loss_gradient``).
+    """The digits federation as the kernels read it.
+
+    Kernels: ``loss_gradient(view, i, g, out)`` writes ∇R_i[g] (flat, P·c) into ``out``, zero
+    off supp α_i (the zero extension, guide §2.0); ``client_marginal(view, i)`` returns α_i.
 
     Attributes
     ----------
     labels : numpy.ndarray
         ``(P,)`` int64 labels of the atoms.
-    weights : numpy.ndarray
+    alpha : numpy.ndarray
         ``(N, P)`` float64, row i is α_i (uniform on client i's training points).
     classes : int
         c = 10.
@@ -118,6 +127,7 @@ class DigitsView(_DigitsViewFields):
     __slots__ = ()
 
     loss_gradient = _softmax_loss_gradient
+    client_marginal = _client_marginal
 
 
 # ============================================================================== data
@@ -183,7 +193,7 @@ class DigitsFederation:
         ``(P,)`` int64 in 0..9.
     owners : numpy.ndarray
         ``(P,)`` int64: the client of a training atom, −1 for a test atom.
-    weights : numpy.ndarray
+    alpha : numpy.ndarray
         ``(N, P)`` float64: α_i, uniform on client i's training atoms.
     s : float
         The fraction of the training points dealt at random.
@@ -192,13 +202,13 @@ class DigitsFederation:
     features: np.ndarray
     labels: np.ndarray
     owners: np.ndarray
-    weights: np.ndarray
+    alpha: np.ndarray
     s: float
 
     @property
     def clients(self) -> int:
         """N."""
-        return int(self.weights.shape[0])
+        return int(self.alpha.shape[0])
 
     @property
     def atoms(self) -> int:
@@ -233,7 +243,7 @@ class DigitsFederation:
     def view(self) -> DigitsView:
         """The kernel view (labels, α_i, c) with the ``loss_gradient`` kernel."""
         return DigitsView(
-            kernel_array(self.labels, np.int64), kernel_array(self.weights), DIGITS_CLASSES
+            kernel_array(self.labels, np.int64), kernel_array(self.alpha), DIGITS_CLASSES
         )
 
     def _values(self, f: Any) -> np.ndarray:
@@ -267,8 +277,8 @@ class DigitsFederation:
         log_norm = np.log(np.exp(shifted).sum(axis=1))
         losses = log_norm - shifted[np.arange(self.atoms), self.labels]
         if client is None:
-            return float(np.mean(self.weights @ losses))
-        return float(self.weights[_client(client, self.clients)] @ losses)
+            return float(np.mean(self.alpha @ losses))
+        return float(self.alpha[_client(client, self.clients)] @ losses)
 
 
 def _client(value: Any, clients: int) -> int:
@@ -331,15 +341,15 @@ def digits_federation(
     order = rng.permutation(P)
     train = np.sort(order[n_test:])
     owners = np.full(P, -1, dtype=np.int64)
-    weights = np.zeros((clients, P))
+    alpha = np.zeros((clients, P))
     for i, members in enumerate(_s_partition(labels[train], s, clients, rng)):
         atoms = train[members]
         owners[atoms] = i
-        weights[i, atoms] = 1.0 / atoms.size
+        alpha[i, atoms] = 1.0 / atoms.size
     return DigitsFederation(
         features=X,
         labels=labels,
         owners=readonly(owners, np.int64),
-        weights=readonly(weights),
+        alpha=readonly(alpha),
         s=s,
     )
