@@ -99,7 +99,8 @@ def _softmax_loss_gradient(view: DigitsView, i: int, g: np.ndarray, out: np.ndar
 @njit
 def _client_marginal(view: DigitsView, i: int) -> np.ndarray:
     """α_i, shape (P,)."""
-    return view.alpha[i]
+    row: np.ndarray = view.alpha[i]
+    return row
 
 
 class _DigitsViewFields(NamedTuple):
