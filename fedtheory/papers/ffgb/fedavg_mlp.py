@@ -9,7 +9,7 @@ data, step 0.0003.
 
 :func:`fedavg_digits` runs that FedAvg on a
 :class:`~fedtheory.papers.ffgb.digits.DigitsFederation` with the core's FedAvg loop
-(:func:`fedtheory.algorithms.federated._federated_loop`: client step
+(:func:`fedtheory.algorithms.federated.local_sgd_rounds`: client step
 :class:`~fedtheory.algorithms.client_steps.LocalSGD` from the server's model, server step
 :class:`~fedtheory.algorithms.server_steps.ServerStep` with multiplier 1, i.e. the p-weighted
 average Σ p_i w^(i), p_i = n_i/n) on the MLP's kernel view
@@ -32,7 +32,7 @@ import numpy as np
 from fedtheory._arrays import kernel_array, readonly
 from fedtheory._checks import check_finite_trace, check_int, check_real
 from fedtheory._seeds import Seed, generator
-from fedtheory.algorithms.federated import _federated_loop
+from fedtheory.algorithms.federated import local_sgd_rounds
 from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ParameterError
 from fedtheory.papers.ffgb._mlp_net import _mlp_forward, _mlp_init, _mlp_parameter_count
@@ -220,8 +220,8 @@ def fedavg_digits(
             masks[0, t, rng.choice(N, size=per_round, replace=False)] = True
     theta0 = _mlp_init(np.uint64(init_seed), d_in, h1, h2, DIGITS_CLASSES)
 
-    out = _federated_loop(
-        samples,  # type: ignore[arg-type]  # any kernel view of the sample oracle
+    out = local_sgd_rounds(
+        samples,
         radius=math.inf,
         weights=(sizes / sizes.sum())[None, :],
         masks=masks,
