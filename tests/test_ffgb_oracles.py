@@ -65,9 +65,7 @@ def _bound(kind: str, norm: str, gamma: float, dimension: int, seed: int):
 
 
 CASES = [
-    (kind, norm)
-    for kind in ("scale", "biased", "topk", "random", "adv")
-    for norm in ("l2", "sup")
+    (kind, norm) for kind in ("scale", "biased", "topk", "random", "adv") for norm in ("l2", "sup")
 ]
 
 
@@ -91,11 +89,17 @@ def test_oracles_satisfy_their_condition_and_match_the_twin(
     )
     scale = max(1.0, float(np.abs(phi).max()))
     np.testing.assert_allclose(h.reshape(atoms, outputs), twin, rtol=1e-12, atol=1e-13 * scale)
-    measured = ref.ratio(norm, gamma, phi.reshape(atoms, outputs), h.reshape(atoms, outputs), w, None)
+    measured = ref.ratio(
+        norm, gamma, phi.reshape(atoms, outputs), h.reshape(atoms, outputs), w, None
+    )
     assert ratio == pytest.approx(measured, rel=1e-10, abs=1e-14)
     assert measured <= (1.0 - gamma) * (1 + 1e-12) + 1e-15
     if kind != "topk" and ref.norm(norm, phi.reshape(atoms, outputs), w) > 0:
-        exact = kind != "adv" or ref.norm(norm, g.reshape(atoms, outputs) - oracle.target.reshape(atoms, outputs), w) > 0
+        exact = (
+            kind != "adv"
+            or ref.norm(norm, g.reshape(atoms, outputs) - oracle.target.reshape(atoms, outputs), w)
+            > 0
+        )
         if exact:
             assert measured == pytest.approx(1.0 - gamma, rel=1e-10, abs=1e-15)
 
@@ -140,7 +144,9 @@ def test_lipschitz_oracles_satisfy_19_and_20(kind: str, seed: int, gamma: float,
     slope = ref.lipschitz(phi2, points)
     assert ref.lipschitz(h2 - phi2, points) <= (1 - gamma) * slope * (1 + 1e-12) + 1e-14  # (20)
     assert ref.lipschitz(h2, points) <= slope * (1 + 1e-12)
-    assert ratio == pytest.approx(ref.ratio("lip", gamma, phi2, h2, w, points), rel=1e-10, abs=1e-14)
+    assert ratio == pytest.approx(
+        ref.ratio("lip", gamma, phi2, h2, w, points), rel=1e-10, abs=1e-14
+    )
 
 
 def test_random_direction_depends_on_the_call_only() -> None:

@@ -104,8 +104,10 @@ def test_constants_bound_the_hessian(name: str) -> None:
 def test_logistic_optimum_is_the_pointwise_root() -> None:
     pop = dirichlet_mixture(0.7, num_atoms=8, num_clients=4, seed=7)
     q_w = (pop.alpha * pop.labels).sum(axis=0) / pop.alpha.sum(axis=0)
-    for x in range(pop.num_atoms):
-        root = brentq(lambda v: 1 / (1 + np.exp(-v)) + pop.mu * v - q_w[x], -50, 50, xtol=1e-15)
+    for x, target in enumerate(q_w):
+        root = brentq(
+            lambda v, q=target: 1 / (1 + np.exp(-v)) + pop.mu * v - q, -50, 50, xtol=1e-15
+        )
         assert pop.optimum[x] == pytest.approx(root, abs=1e-12)
 
 
@@ -130,7 +132,9 @@ def test_families_have_their_structure() -> None:
         pop = private_atoms(eps, num_shared=5, num_clients=4, seed=1)
         tv = [distances.total_variation(pop.marginal, a) for a in pop.alpha]
         np.testing.assert_allclose(tv, eps * (1 - 1 / 4), atol=1e-15)
-        np.testing.assert_allclose(pop.labels, private_atoms(0.5, num_shared=5, num_clients=4, seed=1).labels)
+        np.testing.assert_allclose(
+            pop.labels, private_atoms(0.5, num_shared=5, num_clients=4, seed=1).labels
+        )
     shift = covariate_shift(0.4, num_atoms=6, num_clients=3, seed=2)
     assert np.all(shift.labels == shift.labels[0]) and np.all(shift.alpha > 0)
     assert distances.omega_tv(shift.alpha) > 0.0
@@ -139,7 +143,9 @@ def test_families_have_their_structure() -> None:
     np.testing.assert_array_equal(
         mixture.labels, dirichlet_mixture(0.6, num_atoms=6, num_clients=3, seed=3).labels
     )
-    assert dirichlet_mixture(0.0, num_atoms=6, num_clients=3, seed=3).alpha.std(axis=0).max() < 1e-16
+    assert (
+        dirichlet_mixture(0.0, num_atoms=6, num_clients=3, seed=3).alpha.std(axis=0).max() < 1e-16
+    )
 
 
 def test_adversarial_extension_pushes_away_from_the_optimum() -> None:
@@ -172,10 +178,10 @@ def test_loss_gradient_kernel_matches_the_twin(name: str) -> None:
 def test_gradient_bound() -> None:
     assert semi_heterogeneous(num_atoms=3, num_clients=2, seed=0).G == 1.0
     soft = semi_heterogeneous(num_atoms=3, num_clients=2, loss="softmax", outputs=3, seed=0)
-    assert soft.G == pytest.approx(np.sqrt(2))
+    assert pytest.approx(np.sqrt(2)) == soft.G
     square = semi_heterogeneous(num_atoms=3, num_clients=2, loss="square", seed=0)
     label_bound = float(np.abs(square.labels).max())
-    assert square.G == pytest.approx(2 * label_bound)
+    assert pytest.approx(2 * label_bound) == square.G
     assert square.gradient_bound(radius=5.0) == pytest.approx(5.0 + label_bound)
     f = np.full(3, label_bound)
     for i in range(2):
@@ -187,7 +193,7 @@ def test_population_bad_input() -> None:
     q = np.full((2, 3), 0.5)
     with pytest.raises(ParameterError, match=r"alpha\[1\].*probability vector"):
         AtomPopulation(np.array([[1 / 3] * 3, [0.5, 0.5, 0.5]]), q, 0.1)
-    with pytest.raises(ParameterError, match="alpha.*non-negative"):
+    with pytest.raises(ParameterError, match=r"alpha.*non-negative"):
         AtomPopulation(np.array([[1.5, -0.5, 0.0]] * 2), q, 0.1)
     with pytest.raises(ParameterError, match="mu"):
         AtomPopulation(alpha, q, -0.1)

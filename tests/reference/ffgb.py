@@ -273,5 +273,11 @@ def ffgb_l_rounds(
 def mcshane(points: np.ndarray, labels: np.ndarray, lipschitz_constant: float, at: np.ndarray):
     """u(x) = min_j (y_j + L‖x − x_j‖), by a Python loop over evaluation points."""
     return np.array(
-        [min(y + lipschitz_constant * np.linalg.norm(x - p) for p, y in zip(points, labels)) for x in at]
+        [
+            min(
+                y + lipschitz_constant * np.linalg.norm(x - p)
+                for p, y in zip(points, labels, strict=True)
+            )
+            for x in at
+        ]
     )

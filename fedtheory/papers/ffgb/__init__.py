@@ -19,7 +19,7 @@ Its bounds are ``ffgb.*`` in :mod:`fedtheory.bounds`.
 
 from __future__ import annotations
 
-from fedtheory.papers.ffgb import distances, lipschitz, limits, oracles, populations
+from fedtheory.papers.ffgb import distances, limits, lipschitz, oracles, populations
 from fedtheory.papers.ffgb.algorithms import (
     BoostingDiagnostics,
     FFGBRun,

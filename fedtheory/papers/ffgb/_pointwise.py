@@ -123,7 +123,8 @@ def _solve_softmax(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
     def objective(x: np.ndarray) -> np.ndarray:
         out: np.ndarray = (
-            _logsumexp(x) + 0.5 * ratio * np.einsum("pc,pc->p", x, x)
+            _logsumexp(x)
+            + 0.5 * ratio * np.einsum("pc,pc->p", x, x)
             - np.einsum("pc,pc->p", target, x)
         )
         return out

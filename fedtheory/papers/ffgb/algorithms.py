@@ -128,8 +128,10 @@ class BoostingDiagnostics:
     @property
     def measured_gamma(self) -> Any:
         """1 − :attr:`worst_ratio`, the empirical γ of guide §1."""
-        return 1.0 - np.asarray(self.worst_ratio) if self.values.ndim > 1 else (
-            1.0 - float(self.worst_ratio)
+        return (
+            1.0 - np.asarray(self.worst_ratio)
+            if self.values.ndim > 1
+            else (1.0 - float(self.worst_ratio))
         )
 
     @property
@@ -348,9 +350,7 @@ def _check_log_round(value: Any, rounds: int) -> int:
         return -1
     value = check_int("log_round", value, minimum=0)
     if value >= rounds:
-        raise ParameterError(
-            parameter="log_round", value=value, rule=f"must be below T = {rounds}"
-        )
+        raise ParameterError(parameter="log_round", value=value, rule=f"must be below T = {rounds}")
     return int(value)
 
 
@@ -427,9 +427,11 @@ def _run_loop(
             kernel_array(init_local),
             bool(record),
         )
-    if check and oracle_gamma(oracle) is not None:
-        _raise_violation(algorithm, oracle, step.diagnostics)
     worst = sizes.max(axis=0)
+    finite = np.isfinite(sizes)
+    diverged = np.where(finite.all(axis=1), rounds, np.argmin(finite, axis=1))
+    if check and oracle_gamma(oracle) is not None:
+        _raise_violation(algorithm, oracle, step.diagnostics, diverged)
     if not np.all(np.isfinite(worst)):
         bad = int(np.argmax(~np.isfinite(worst)))
         replicate = int(np.argmax(~np.isfinite(sizes[:, bad])))
@@ -442,18 +444,27 @@ def _run_loop(
     return _LoopOutput(server, tally, server_its if record else None)
 
 
-def _raise_violation(algorithm: str, oracle: Any, diagnostics: np.ndarray) -> None:
+def _raise_violation(
+    algorithm: str, oracle: Any, diagnostics: np.ndarray, diverged: np.ndarray
+) -> None:
+    """ConditionError at the first violating call of the first replicate that has one, unless
+    the iterates were already non-finite then (a ratio of non-finite queries is no evidence:
+    the run's DivergenceError is raised instead). ``diverged``: per replicate, the first row
+    whose models are not finite (T if none)."""
     gamma = float(oracle.gamma)
     for r in range(diagnostics.shape[0]):
         row = diagnostics[r]
         if row[FIRST_VIOLATION_CALL] < 0:
             continue
         t, i, k = (int(v) for v in row[FIRST_VIOLATION_CALL : FIRST_VIOLATION_CALL + 3])
+        ratio = float(row[FIRST_VIOLATION_RATIO])
+        if t > diverged[r] or (t == diverged[r] and not np.isfinite(ratio)):
+            continue
         norm = NORM_NAMES[oracle.norm]
         values: dict[str, Any] = {"round": t, "client": i, "step": k}
         if diagnostics.shape[0] > 1:
             values = {"replicate": r, **values}
-        values.update({"ratio": float(row[FIRST_VIOLATION_RATIO]), "1-gamma": 1.0 - gamma})
+        values.update({"ratio": ratio, "1-gamma": 1.0 - gamma})
         raise ConditionError(
             f"{algorithm}: weak learner {_describe(oracle)}",
             f"‖h − φ‖ ≤ (1 − γ)‖φ‖ in the {norm} norm {_EQUATIONS[norm]}",
@@ -830,7 +841,7 @@ def ffgb_c(
     mu = float(population.mu)
     minimal = 2.0 * G / (mu * gamma)
     B = minimal if B is None else check_real("B", B, positive=True)
-    if check and B < minimal * (1.0 - 1e-12):
+    if check and minimal * (1.0 - 1e-12) > B:
         raise ConditionError(
             "ffgb_c (Theorem D.1)",
             "B ≥ 2G/(μγ)",

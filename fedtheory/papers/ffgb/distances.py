@@ -58,7 +58,9 @@ def _measure(name: str, value: Any, size: int | None = None) -> np.ndarray:
     if array.ndim != 1 or (size is not None and array.shape != (size,)):
         expected = "(P,)" if size is None else f"({size},)"
         raise ParameterError(
-            parameter=name, value=f"array of shape {array.shape}", rule=f"must have shape {expected}"
+            parameter=name,
+            value=f"array of shape {array.shape}",
+            rule=f"must have shape {expected}",
         )
     if not np.all(np.isfinite(array)) or array.min() < 0.0 or abs(array.sum() - 1.0) > 1e-9:
         raise ParameterError(
@@ -211,7 +213,10 @@ def kantorovich_potential(points: Any, p: Any, q: Any) -> tuple[np.ndarray, floa
     a, b = np.nonzero(~np.eye(s, dtype=bool))
     rows = np.arange(a.size)
     constraint = sparse.csr_matrix(
-        (np.concatenate([np.ones(a.size), -np.ones(a.size)]), (np.tile(rows, 2), np.concatenate([a, b]))),
+        (
+            np.concatenate([np.ones(a.size), -np.ones(a.size)]),
+            (np.tile(rows, 2), np.concatenate([a, b])),
+        ),
         shape=(a.size, s),
     )
     bounds = [(0.0, 0.0)] + [(None, None)] * (s - 1)
@@ -240,10 +245,10 @@ def omega_w1(points: Any, alpha: Any, *, method: str = "auto") -> float:
 
 def average_pairwise_w2_squared(points: Any, alpha: Any) -> float:
     """(1/N²) Σ_{i,s} W2²(α_s, α_i), the constant in Theorem 3.3's G²."""
-    alpha = _marginals(alpha)
-    n = alpha.shape[0]
+    marginals = _marginals(alpha)
+    n = int(marginals.shape[0])
     total = 0.0
     for i in range(n):
         for s in range(i + 1, n):
-            total += 2.0 * wasserstein2_squared(points, alpha[i], alpha[s])
+            total += 2.0 * wasserstein2_squared(points, marginals[i], marginals[s])
     return total / n**2

@@ -58,10 +58,10 @@ __all__ = [
 
 
 def _gamma(gamma: Any) -> float:
-    gamma = check_real("gamma", gamma, positive=True)
-    if gamma > 1.0:
-        raise ParameterError(parameter="gamma", value=gamma, rule="must be in (0, 1]")
-    return gamma
+    value = check_real("gamma", gamma, positive=True)
+    if value > 1.0:
+        raise ParameterError(parameter="gamma", value=value, rule="must be in (0, 1]")
+    return value
 
 
 def c_k(gamma: float, K: int) -> float:
@@ -108,8 +108,10 @@ def _scale_limit(population: AtomPopulation, effective: float) -> np.ndarray:
     labels = population.labels.reshape(n, atoms, outputs)
     extension = population.kernel_view().extension.reshape(n, atoms, outputs)
     a = supports.sum(axis=0) / n
-    c = (np.where(supports[..., None], labels, 0.0).sum(axis=0)
-         - np.where(supports[..., None], 0.0, extension).sum(axis=0)) / n
+    c = (
+        np.where(supports[..., None], labels, 0.0).sum(axis=0)
+        - np.where(supports[..., None], 0.0, extension).sum(axis=0)
+    ) / n
     rhs = c[:, 0] if outputs == 1 else c
     value = solve_pointwise(population.loss, a, np.full(atoms, effective), rhs)
     return readonly(np.asarray(value).reshape(population.function_shape))
@@ -126,7 +128,9 @@ def ffgb_limit(
     """
     if not isinstance(population, AtomPopulation):
         raise ParameterError(
-            parameter="population", value=type(population).__name__, rule="must be an AtomPopulation"
+            parameter="population",
+            value=type(population).__name__,
+            rule="must be an AtomPopulation",
         )
     return _scale_limit(population, mu_eff(population.mu, gamma, K, residual=residual))
 
@@ -196,7 +200,9 @@ def ffgb_l_learners(
     bind = getattr(oracle, "bind", None)
     d = data.num_points
     if callable(bind):
-        oracle = bind(dimension=d, points=data.points, target=data.optimum, seeds=np.zeros(1, np.uint64))
+        oracle = bind(
+            dimension=d, points=data.points, target=data.optimum, seeds=np.zeros(1, np.uint64)
+        )
     out = np.empty((data.num_clients, K, d))
     g = np.zeros(d)
     for i in range(data.num_clients):
@@ -241,7 +247,9 @@ def one_shot_ffgb_l(
     h = np.asarray(learners, dtype=np.float64)
     if h.ndim != 3:
         raise ParameterError(
-            parameter="learners", value=f"array of shape {h.shape}", rule="must have shape (N, K, P)"
+            parameter="learners",
+            value=f"array of shape {h.shape}",
+            rule="must have shape (N, K, P)",
         )
     rounds = check_int("rounds", rounds, minimum=1)
     eta0 = check_real("eta0", eta0, positive=True)
@@ -296,9 +304,7 @@ def telescoping_sides(population: AtomPopulation, log: Any, client: int) -> tupl
     g = iterates
     h = np.asarray(log.learners[i])
     delta = np.asarray(log.residuals[i])
-    lhs = sum(
-        inner(f_star - g[k], h[k] - population.risk_gradient(i, g[k])) for k in range(K)
-    )
+    lhs = sum(inner(f_star - g[k], h[k] - population.risk_gradient(i, g[k])) for k in range(K))
     rhs = inner(g[K - 1] - f_star, delta[K])
     for k in range(K - 1):
         rhs += float(log.steps[k]) * inner(h[k] + population.mu * g[k], delta[k + 1])

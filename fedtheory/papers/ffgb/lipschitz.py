@@ -132,12 +132,14 @@ def data_lipschitz(points: np.ndarray, labels: np.ndarray) -> float:
 
 @njit
 def _marginal(view: LipschitzView, i: int) -> np.ndarray:
-    return view.alpha[i]
+    row: np.ndarray = view.alpha[i]
+    return row
 
 
 @njit
 def _target(view: LipschitzView, i: int) -> np.ndarray:
-    return view.targets[i]
+    row: np.ndarray = view.targets[i]
+    return row
 
 
 class _LipschitzViewFields(NamedTuple):

@@ -116,10 +116,10 @@ def _norm_code(norm: Any, valid: tuple[str, ...], oracle: str) -> int:
 
 
 def _check_gamma(gamma: Any) -> float:
-    gamma = check_real("gamma", gamma, positive=True)
-    if gamma > 1.0:
-        raise ParameterError(parameter="gamma", value=gamma, rule="must be in (0, 1]")
-    return gamma
+    value = check_real("gamma", gamma, positive=True)
+    if value > 1.0:
+        raise ParameterError(parameter="gamma", value=value, rule="must be in (0, 1]")
+    return value
 
 
 @njit
@@ -603,4 +603,3 @@ def oracle_gamma(oracle: Any) -> float | None:
     if getattr(type(oracle), "asserts_gamma", False):
         return float(oracle.gamma)
     return None
-

@@ -119,7 +119,8 @@ def _atom_loss_gradient(view: AtomView, i: int, g: np.ndarray, out: np.ndarray) 
 @njit
 def _atom_marginal(view: AtomView, i: int) -> np.ndarray:
     """α_i, shape (P,)."""
-    return view.alpha[i]
+    row: np.ndarray = view.alpha[i]
+    return row
 
 
 class _AtomViewFields(NamedTuple):
@@ -291,7 +292,7 @@ class AtomPopulation:
                 parameter="loss", value=self.loss, rule=f"must be one of {', '.join(LOSSES)}"
             )
         alpha = _check_marginals(self.alpha)
-        labels = _check_labels(self.labels, self.loss, alpha.shape)  # type: ignore[arg-type]
+        labels = _check_labels(self.labels, self.loss, (alpha.shape[0], alpha.shape[1]))
         mu = check_real("mu", self.mu, nonnegative=True)
         if self.extension not in EXTENSIONS:
             raise ParameterError(
@@ -422,9 +423,11 @@ class AtomPopulation:
             return np.zeros(shape)
         if self.extension == "values":
             assert self.extension_values is not None
-            return np.asarray(self.extension_values).reshape(shape).copy()
+            values: np.ndarray = np.asarray(self.extension_values).reshape(shape).copy()
+            return values
         sign = np.sign(self.optimum.reshape(self.num_atoms, self.outputs))
-        return np.broadcast_to(-ADVERSARIAL_SCALE * sign, shape).copy()
+        adversarial: np.ndarray = np.broadcast_to(-ADVERSARIAL_SCALE * sign, shape).copy()
+        return adversarial
 
     def risk_gradient(self, i: int, f: Any) -> np.ndarray:
         """∇R_i[f]: E_{β_i^x}∇₁ℓ(f(x), y) on supp α_i (5), the extension value off it.
@@ -435,7 +438,7 @@ class AtomPopulation:
         v = self.function(f).reshape(self.num_atoms, self.outputs)
         gradient = self._loss_part(v) - self._labels3()[i]
         out = np.where(self.supports[i][:, None], gradient, self._extension_array[i])
-        return out.reshape(self.function_shape)
+        return np.asarray(out.reshape(self.function_shape))
 
     def _client(self, client: Any) -> int:
         client = check_int("client", client, minimum=0)
@@ -626,7 +629,9 @@ def _common(
     num_clients = check_int("num_clients", num_clients, minimum=1)
     mu = check_real("mu", mu, nonnegative=True)
     if loss not in LOSSES:
-        raise ParameterError(parameter="loss", value=loss, rule=f"must be one of {', '.join(LOSSES)}")
+        raise ParameterError(
+            parameter="loss", value=loss, rule=f"must be one of {', '.join(LOSSES)}"
+        )
     outputs = check_int("outputs", outputs, minimum=1)
     if loss == "logistic" and outputs != 1:
         raise ParameterError(
@@ -638,8 +643,13 @@ def _common(
 
 
 def _draw_labels(
-    rng: np.random.Generator, loss: str, num_clients: int, num_atoms: int, outputs: int, *,
-    shared: bool
+    rng: np.random.Generator,
+    loss: str,
+    num_clients: int,
+    num_atoms: int,
+    outputs: int,
+    *,
+    shared: bool,
 ) -> np.ndarray:
     """Guide §5 defaults: base(x) ~ U(0.2, 0.8), q_i = clip(base + U(−½, ½), 0, 1) (also the
     square loss's m_i, one output at a time); softmax: q_i(x) = ½ base(x) + ½ e_i(x) with base,
@@ -657,10 +667,10 @@ def _draw_labels(
 
 
 def _check_eps(eps: Any) -> float:
-    eps = check_real("eps", eps, nonnegative=True)
-    if eps > 1.0:
-        raise ParameterError(parameter="eps", value=eps, rule="must be in [0, 1]")
-    return eps
+    value = check_real("eps", eps, nonnegative=True)
+    if value > 1.0:
+        raise ParameterError(parameter="eps", value=value, rule="must be in [0, 1]")
+    return value
 
 
 def semi_heterogeneous(

@@ -127,7 +127,8 @@ def initial_diagnostics(replicates: int) -> np.ndarray:
 
 @njit
 def _alpha_row(view: Any, i: int) -> np.ndarray:
-    return view.alpha[i]
+    row: np.ndarray = view.alpha[i]
+    return row
 
 
 loss_gradient = dispatch("loss_gradient", "i", "g", "out")
@@ -286,7 +287,12 @@ def _boosting_update(
             direction[j] = learner[j]
         if rule.clip_learner < math.inf:
             _clip(
-                direction, rule.clip_learner, weights, diagnostics, CLIP_LEARNER_ON, CLIP_LEARNER_OFF
+                direction,
+                rule.clip_learner,
+                weights,
+                diagnostics,
+                CLIP_LEARNER_ON,
+                CLIP_LEARNER_OFF,
             )
         _track(diagnostics, _UPLOADED, direction, weights)
         if rule.regularise:
