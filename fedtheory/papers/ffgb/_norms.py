@@ -8,11 +8,12 @@ atoms, shape (P,): the client's α_i. The norms of the ffgb paper (reading guide
 - ``NORM_SUP``: ‖f‖_{α,∞} = max_{x ∈ supp α} ‖f(x)‖, the norm of (13) and (19) (on the support
   only: atoms of weight 0 are ignored);
 - ``NORM_LIP``: the pair of (19)–(20), ‖f‖_{α,∞} and ‖f‖_lip, where ‖f‖_lip is the largest slope
-  ‖f(x) − f(y)‖/‖x − y‖ over the atoms' coordinates ``points`` (P, dim): over *all* atoms, as the
-  paper's ‖·‖_lip is over all of 𝒳 — on a finite set of points it is the Lipschitz constant of
-  the function restricted to them. In one dimension the largest slope over all pairs is attained
-  by neighbours in sorted order (a slope between x_a < x_b is a weighted average of the slopes in
-  between), so with ``order`` = argsort(points) it costs O(P); otherwise all pairs, O(P²).
+  ‖f(x) − f(y)‖/‖x − y‖ over the atoms' coordinates (P, dim): over *all* atoms, as the paper's
+  ‖·‖_lip is over all of 𝒳 — on a finite set of points it is the Lipschitz constant of the
+  function restricted to them. The slopes are taken over precomputed ``pairs`` with weights
+  1/‖x − y‖² (:func:`lipschitz_pairs`): in one dimension the neighbours in sorted order suffice
+  (a slope between x_a < x_b is a weighted average of the slopes in between), O(P); otherwise
+  all pairs, O(P²).
 
 ‖·‖ of a value f(x) ∈ ℝ^c is Euclidean; clipping Π_R is radial, f(x)·min(1, R/‖f(x)‖) (the
 projection onto the ball of radius R at every atom; for c = 1 the paper's max{min{f, R}, −R}).
@@ -105,60 +106,74 @@ def _sup(a: np.ndarray, weights: np.ndarray) -> float:
     return math.sqrt(top)
 
 
-@njit
-def _pair_slope_square(
-    a: np.ndarray, b: np.ndarray, scale: float, points: np.ndarray, x: int, y: int, c: int
-) -> float:
-    """‖(a + scale·b)(x) − (a + scale·b)(y)‖² / ‖x − y‖² (inf for distinct values at one point,
-    0 for equal ones)."""
-    value = 0.0
-    for j in range(c):
-        diff = (a[x * c + j] + scale * b[x * c + j]) - (a[y * c + j] + scale * b[y * c + j])
-        value += diff * diff
-    gap = 0.0
-    for q in range(points.shape[1]):
-        diff = points[x, q] - points[y, q]
-        gap += diff * diff
-    if gap == 0.0:
-        return math.inf if value > 0.0 else 0.0
-    return value / gap
+def lipschitz_pairs(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of atoms whose slopes give the Lipschitz constant, and 1/‖x − y‖² for each.
+
+    One dimension: the neighbours in sorted order (P − 1 pairs); otherwise all P(P − 1)/2
+    pairs. Coincident points get weight inf (a function with two values there has Lipschitz
+    constant inf). Computed once per run, in numpy.
+    """
+    points = np.asarray(points, dtype=np.float64)
+    if points.ndim == 1:
+        points = points[:, None]
+    if points.shape[1] == 1:
+        order = np.argsort(points[:, 0], kind="stable")
+        pairs = np.stack([order[:-1], order[1:]], axis=1)
+    else:
+        first, second = np.triu_indices(points.shape[0], k=1)
+        pairs = np.stack([first, second], axis=1)
+    gaps = ((points[pairs[:, 0]] - points[pairs[:, 1]]) ** 2).sum(axis=1)
+    with np.errstate(divide="ignore"):
+        weights = np.where(gaps > 0.0, 1.0 / np.where(gaps > 0.0, gaps, 1.0), np.inf)
+    return np.ascontiguousarray(pairs, dtype=np.int64), np.ascontiguousarray(weights)
 
 
 @njit
-def _lipschitz_combination(
-    a: np.ndarray, b: np.ndarray, scale: float, points: np.ndarray, order: np.ndarray
-) -> float:
-    """‖a + scale·b‖_lip over ``points`` (neighbours in ``order`` when it is given, all pairs
-    otherwise)."""
-    atoms = points.shape[0]
+def _lipschitz(a: np.ndarray, pairs: np.ndarray, pair_weights: np.ndarray, atoms: int) -> float:
+    """‖a‖_lip: the largest ‖a(x) − a(y)‖/‖x − y‖ over ``pairs``."""
     c = a.shape[0] // atoms
     top = 0.0
-    if order.shape[0] == atoms:
-        for s in range(atoms - 1):
-            value = _pair_slope_square(a, b, scale, points, order[s], order[s + 1], c)
-            if value > top:
-                top = value
-    else:
-        for x in range(atoms):
-            for y in range(x + 1, atoms):
-                value = _pair_slope_square(a, b, scale, points, x, y, c)
-                if value > top:
-                    top = value
+    for p in range(pairs.shape[0]):
+        x = pairs[p, 0] * c
+        y = pairs[p, 1] * c
+        value = 0.0
+        for j in range(c):
+            diff = a[x + j] - a[y + j]
+            value += diff * diff
+        if value > 0.0:
+            top = max(top, value * pair_weights[p])
     return math.sqrt(top)
 
 
 @njit
-def _lipschitz(a: np.ndarray, points: np.ndarray, order: np.ndarray) -> float:
-    """‖a‖_lip over ``points``."""
-    return _lipschitz_combination(a, a, 0.0, points, order)
-
-
-@njit
-def _lipschitz_distance(
-    a: np.ndarray, b: np.ndarray, points: np.ndarray, order: np.ndarray
-) -> float:
-    """‖a − b‖_lip over ``points``."""
-    return _lipschitz_combination(a, b, -1.0, points, order)
+def _lipschitz_of_call(
+    query: np.ndarray, out: np.ndarray, pairs: np.ndarray, pair_weights: np.ndarray, atoms: int
+) -> tuple[float, float, float]:
+    """(‖φ‖_lip, ‖h − φ‖_lip, ‖h‖_lip) in one pass over the pairs."""
+    c = query.shape[0] // atoms
+    top_query = 0.0
+    top_spread = 0.0
+    top_out = 0.0
+    for p in range(pairs.shape[0]):
+        x = pairs[p, 0] * c
+        y = pairs[p, 1] * c
+        weight = pair_weights[p]
+        dq = 0.0
+        ds = 0.0
+        do = 0.0
+        for j in range(c):
+            q = query[x + j] - query[y + j]
+            o = out[x + j] - out[y + j]
+            dq += q * q
+            ds += (o - q) * (o - q)
+            do += o * o
+        if dq > 0.0:
+            top_query = max(top_query, dq * weight)
+        if ds > 0.0:
+            top_spread = max(top_spread, ds * weight)
+        if do > 0.0:
+            top_out = max(top_out, do * weight)
+    return math.sqrt(top_query), math.sqrt(top_spread), math.sqrt(top_out)
 
 
 @njit
@@ -176,8 +191,8 @@ def _measured_ratio(
     query: np.ndarray,
     out: np.ndarray,
     weights: np.ndarray,
-    points: np.ndarray,
-    order: np.ndarray,
+    pairs: np.ndarray,
+    pair_weights: np.ndarray,
 ) -> float:
     """The ratio ‖h − φ‖/‖φ‖ of one oracle call in the oracle's norm, to compare with 1 − γ.
 
@@ -189,10 +204,10 @@ def _measured_ratio(
         return _quotient(_l2_distance(out, query, weights), _l2(query, weights))
     ratio = _quotient(_sup_distance(out, query, weights), _sup(query, weights))
     if norm == NORM_LIP:
-        slope = _lipschitz(query, points, order)
-        ratio = max(ratio, _quotient(_lipschitz_distance(out, query, points, order), slope))
+        slope, spread, size = _lipschitz_of_call(query, out, pairs, pair_weights, weights.shape[0])
+        ratio = max(ratio, _quotient(spread, slope))
         if gamma < 1.0:
-            growth = _quotient(_lipschitz(out, points, order), slope)
+            growth = _quotient(size, slope)
             ratio = max(ratio, (1.0 - gamma) * growth)
     return ratio
 

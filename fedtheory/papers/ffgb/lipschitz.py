@@ -35,6 +35,7 @@ from fedtheory._checks import check_int, check_real
 from fedtheory._jit import njit
 from fedtheory._seeds import Seed, generator
 from fedtheory.errors import ParameterError
+from fedtheory.papers.ffgb._norms import lipschitz_pairs
 from fedtheory.papers.ffgb.distances import (
     average_pairwise_w2_squared,
     omega_tv,
@@ -145,8 +146,8 @@ def _target(view: LipschitzView, i: int) -> np.ndarray:
 class _LipschitzViewFields(NamedTuple):
     alpha: np.ndarray
     targets: np.ndarray
-    points: np.ndarray
-    order: np.ndarray
+    pairs: np.ndarray
+    pair_weights: np.ndarray
 
 
 class LipschitzView(_LipschitzViewFields):
@@ -158,10 +159,9 @@ class LipschitzView(_LipschitzViewFields):
         ``(N, P)`` α_i on the evaluation points.
     targets : numpy.ndarray
         ``(N, P)`` the McShane extensions u_i there.
-    points : numpy.ndarray
-        ``(P, dim)`` the evaluation points.
-    order : numpy.ndarray
-        Their sorting order in one dimension (int64), empty otherwise.
+    pairs, pair_weights : numpy.ndarray
+        The point pairs whose slopes give the Lipschitz constant (sorted neighbours in one
+        dimension, all pairs otherwise) and 1/‖x − y‖² for each.
     """
 
     __slots__ = ()
@@ -396,16 +396,12 @@ class LipschitzData:
 
     def kernel_view(self) -> LipschitzView:
         """The data as FFGB.L's kernels read them (:class:`LipschitzView`)."""
-        order = (
-            np.argsort(self.points[:, 0], kind="stable")
-            if self.input_dimension == 1
-            else np.empty(0, dtype=np.int64)
-        )
+        pairs, weights = lipschitz_pairs(self.points)
         return LipschitzView(
             alpha=kernel_array(self.alpha),
             targets=kernel_array(self.targets),
-            points=kernel_array(self.points),
-            order=kernel_array(order, np.int64),
+            pairs=kernel_array(pairs, np.int64),
+            pair_weights=kernel_array(weights),
         )
 
 

@@ -78,6 +78,7 @@ from fedtheory.papers.ffgb._norms import (
     _quotient,
     _sup,
     _sup_distance,
+    lipschitz_pairs,
 )
 
 __all__ = [
@@ -100,8 +101,8 @@ __all__ = [
 #: g, out) -> ratio`` runs ``type(oracle).weak_learner``.
 weak_learner = dispatch("weak_learner", "r", "t", "i", "k", "query", "weights", "g", "out")
 
-_NO_POINTS = np.empty((0, 1))
-_NO_ORDER = np.empty(0, dtype=np.int64)
+_NO_PAIRS = np.empty((0, 2), dtype=np.int64)
+_NO_WEIGHTS = np.empty(0)
 
 
 def _norm_code(norm: Any, valid: tuple[str, ...], oracle: str) -> int:
@@ -130,8 +131,8 @@ def _simple_ratio(norm: int, query: np.ndarray, out: np.ndarray, weights: np.nda
     return _quotient(_sup_distance(out, query, weights), _sup(query, weights))
 
 
-def _bound_points(points: Any, dimension: int) -> tuple[np.ndarray, np.ndarray]:
-    """The atoms' coordinates (P, dim) and, in one dimension, their sorting order."""
+def _bound_points(points: Any, dimension: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """The Lipschitz pairs of the atoms' coordinates (P, dim), their weights and P."""
     if points is None:
         raise ParameterError(
             parameter="points",
@@ -147,12 +148,8 @@ def _bound_points(points: Any, dimension: int) -> tuple[np.ndarray, np.ndarray]:
             value=f"array of shape {np.shape(points)}",
             rule=f"must have shape (P, dim) with P dividing the dimension {dimension}",
         )
-    order = (
-        np.argsort(array[:, 0], kind="stable").astype(np.int64)
-        if array.shape[1] == 1
-        else _NO_ORDER
-    )
-    return kernel_array(array), kernel_array(order, np.int64)
+    pairs, weights = lipschitz_pairs(array)
+    return kernel_array(pairs, np.int64), kernel_array(weights), int(array.shape[0])
 
 
 # ============================================================================== scale
@@ -174,15 +171,15 @@ def _scale_kernel(
     for j in range(query.shape[0]):
         out[j] = oracle.gamma * query[j]
     return _measured_ratio(
-        oracle.norm, oracle.gamma, query, out, weights, oracle.points, oracle.order
+        oracle.norm, oracle.gamma, query, out, weights, oracle.pairs, oracle.pair_weights
     )
 
 
 class _ScaleFields(NamedTuple):
     gamma: float
     norm: int
-    points: np.ndarray
-    order: np.ndarray
+    pairs: np.ndarray
+    pair_weights: np.ndarray
 
 
 class ScaleOracle(_ScaleFields):
@@ -194,8 +191,9 @@ class ScaleOracle(_ScaleFields):
         γ ∈ (0, 1].
     norm : int
         Index in ``("l2", "sup", "lip")``.
-    points, order : numpy.ndarray
-        The atoms' coordinates and 1-D sorting order (``lip`` only; filled by :meth:`bind`).
+    pairs, pair_weights : numpy.ndarray
+        The atom pairs of the Lipschitz constant and 1/‖x − y‖² (``lip`` only; filled by
+        :meth:`bind` from the atoms' coordinates).
     """
 
     __slots__ = ()
@@ -208,8 +206,8 @@ class ScaleOracle(_ScaleFields):
         """The oracle with the run's atoms filled in (for the Lipschitz norm)."""
         if self.norm != NORM_LIP:
             return self
-        array, order = _bound_points(points, dimension)
-        return self._replace(points=array, order=order)
+        pairs, weights, _atoms = _bound_points(points, dimension)
+        return self._replace(pairs=pairs, pair_weights=weights)
 
     def describe(self) -> str:
         """e.g. ``"scale(γ=0.5, l2)"``."""
@@ -230,7 +228,7 @@ def scale(gamma: float, *, norm: str = "l2") -> ScaleOracle:
     """
     gamma = _check_gamma(gamma)
     code = _norm_code(norm, ("l2", "sup", "lip"), "scale")
-    return ScaleOracle(gamma, code, _NO_POINTS, _NO_ORDER)
+    return ScaleOracle(gamma, code, _NO_PAIRS, _NO_WEIGHTS)
 
 
 # ============================================================================== biased
@@ -256,7 +254,7 @@ def _biased_kernel(
     for j in range(query.shape[0]):
         out[j] = query[j] - shift * oracle.direction[j]
     return _measured_ratio(
-        oracle.norm, oracle.gamma, query, out, weights, oracle.points, oracle.order
+        oracle.norm, oracle.gamma, query, out, weights, oracle.pairs, oracle.pair_weights
     )
 
 
@@ -264,8 +262,8 @@ class _BiasedFields(NamedTuple):
     gamma: float
     norm: int
     direction: np.ndarray
-    points: np.ndarray
-    order: np.ndarray
+    pairs: np.ndarray
+    pair_weights: np.ndarray
     direction_seed: int
 
 
@@ -282,7 +280,7 @@ class BiasedOracle(_BiasedFields):
     norm : int
     direction : numpy.ndarray
         v, flat (P·c,) (empty until :meth:`bind` when not given).
-    points, order : numpy.ndarray
+    pairs, pair_weights : numpy.ndarray
         ``lip`` only.
     direction_seed : int
         Seed of the default v (a standard Gaussian vector) for ``l2`` and ``sup``.
@@ -298,15 +296,15 @@ class BiasedOracle(_BiasedFields):
         """The oracle with the default direction and (``lip``) the atoms filled in."""
         oracle = self
         if self.norm == NORM_LIP:
-            array, order = _bound_points(points, dimension)
-            outputs = dimension // array.shape[0]
+            pairs, weights, atoms = _bound_points(points, dimension)
+            outputs = dimension // atoms
             unit = np.zeros(outputs)
             unit[0] = 1.0
-            oracle = oracle._replace(points=array, order=order)
+            oracle = oracle._replace(pairs=pairs, pair_weights=weights)
             if self.direction.size == 0:
-                oracle = oracle._replace(direction=kernel_array(np.tile(unit, array.shape[0])))
+                oracle = oracle._replace(direction=kernel_array(np.tile(unit, atoms)))
             else:
-                values = self.direction.reshape(array.shape[0], outputs)
+                values = self.direction.reshape(atoms, outputs)
                 if not np.all(values == values[0]):
                     raise ParameterError(
                         parameter="direction",
@@ -356,7 +354,7 @@ def biased(
             raise ParameterError(
                 parameter="direction", value="vector", rule="must be finite and non-zero"
             )
-    return BiasedOracle(gamma, code, kernel_array(vector), _NO_POINTS, _NO_ORDER, direction_seed)
+    return BiasedOracle(gamma, code, kernel_array(vector), _NO_PAIRS, _NO_WEIGHTS, direction_seed)
 
 
 # ============================================================================== top-k

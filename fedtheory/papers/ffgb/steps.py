@@ -32,8 +32,8 @@ and the client returns g^{K+1} (as printed: g^K, the iterate before the last upd
 :func:`fedtheory._jit.dispatch`): ``loss_gradient(view, i, g, out)`` writes ∇R_i[g] (flat)
 with the extension convention off supp α_i (FFGB/FFGB.C); ``client_marginal(view, i)``
 returns α_i (P,) (default: the view's field ``alpha``, row i); ``client_target(view, i)``
-returns u_i (FFGB.L), and FFGB.L reads the view's fields ``points`` (P, dim) and ``order``
-(1-D sorting order, or empty) for the Lipschitz diagnostics.
+returns u_i (FFGB.L), and FFGB.L reads the view's fields ``pairs`` and ``pair_weights``
+(:func:`fedtheory.papers.ffgb._norms.lipschitz_pairs`) for the Lipschitz diagnostics.
 
 **Diagnostics by argument.** The round loop does not return a step's state, so each step
 carries a preallocated float array ``diagnostics`` of shape (R, :data:`SLOTS`) that its update
@@ -180,10 +180,56 @@ def _track(diagnostics: np.ndarray, quantity: int, v: np.ndarray, weights: np.nd
 
 @njit
 def _track_lipschitz(
-    diagnostics: np.ndarray, quantity: int, v: np.ndarray, points: np.ndarray, order: np.ndarray
+    diagnostics: np.ndarray,
+    quantity: int,
+    v: np.ndarray,
+    pairs: np.ndarray,
+    pair_weights: np.ndarray,
+    atoms: int,
 ) -> None:
     slot = NORM_BASE + quantity * len(NORMS) + 3
-    diagnostics[slot] = max(diagnostics[slot], _lipschitz(v, points, order))
+    diagnostics[slot] = max(diagnostics[slot], _lipschitz(v, pairs, pair_weights, atoms))
+
+
+@njit
+def _track_lipschitz_step(
+    diagnostics: np.ndarray,
+    vectors: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    pairs: np.ndarray,
+    pair_weights: np.ndarray,
+    atoms: int,
+) -> None:
+    """The Lipschitz constants of φ, h, g − h, Δ and g in one pass over the pairs."""
+    query, learner, direction, delta, g = vectors
+    c = g.shape[0] // atoms
+    t0 = t1 = t2 = t3 = t4 = 0.0
+    for p in range(pairs.shape[0]):
+        x = pairs[p, 0] * c
+        y = pairs[p, 1] * c
+        s0 = s1 = s2 = s3 = s4 = 0.0
+        for j in range(c):
+            d0 = query[x + j] - query[y + j]
+            d1 = learner[x + j] - learner[y + j]
+            d2 = direction[x + j] - direction[y + j]
+            d3 = delta[x + j] - delta[y + j]
+            d4 = g[x + j] - g[y + j]
+            s0 += d0 * d0
+            s1 += d1 * d1
+            s2 += d2 * d2
+            s3 += d3 * d3
+            s4 += d4 * d4
+        weight = pair_weights[p]
+        # a zero difference adds nothing (and 0·inf at coincident points would be NaN)
+        t0 = max(t0, s0 * weight) if s0 > 0.0 else t0
+        t1 = max(t1, s1 * weight) if s1 > 0.0 else t1
+        t2 = max(t2, s2 * weight) if s2 > 0.0 else t2
+        t3 = max(t3, s3 * weight) if s3 > 0.0 else t3
+        t4 = max(t4, s4 * weight) if s4 > 0.0 else t4
+    top = (t0, t1, t2, t3, t4)
+    quantities = (_QUERY, _LEARNER, _DIRECTION, _RESIDUAL, _ITERATE)
+    for index in range(5):
+        slot = NORM_BASE + quantities[index] * len(NORMS) + 3
+        diagnostics[slot] = max(diagnostics[slot], math.sqrt(top[index]))
 
 
 @njit
@@ -409,8 +455,9 @@ def _lipschitz_update(
     d = g.shape[0]
     weights = client_marginal(problem, i)
     target = client_target(problem, i)
-    points = problem.points
-    order = problem.order
+    pairs = problem.pairs
+    pair_weights = problem.pair_weights
+    atoms = weights.shape[0]
     diagnostics = rule.diagnostics[r]
     K = rule.local_steps
     sign = rule.query_sign
@@ -424,7 +471,7 @@ def _lipschitz_update(
         rule.log_residuals[r, i, 0, :] = delta
     _track(diagnostics, _ITERATE, g, weights)
     if lipschitz:
-        _track_lipschitz(diagnostics, _ITERATE, g, points, order)
+        _track_lipschitz(diagnostics, _ITERATE, g, pairs, pair_weights, atoms)
     for k in range(1, K + 1):
         eta = rule.eta0 / (t * K + k + rule.k0)
         for j in range(d):
@@ -446,11 +493,9 @@ def _lipschitz_update(
         _track(diagnostics, _RESIDUAL, delta, weights)
         _track(diagnostics, _ITERATE, g, weights)
         if lipschitz:
-            _track_lipschitz(diagnostics, _QUERY, query, points, order)
-            _track_lipschitz(diagnostics, _LEARNER, learner, points, order)
-            _track_lipschitz(diagnostics, _DIRECTION, direction, points, order)
-            _track_lipschitz(diagnostics, _RESIDUAL, delta, points, order)
-            _track_lipschitz(diagnostics, _ITERATE, g, points, order)
+            _track_lipschitz_step(
+                diagnostics, (query, learner, direction, delta, g), pairs, pair_weights, atoms
+            )
         if logging:
             rule.log_residuals[r, i, k, :] = delta
     if logging:
