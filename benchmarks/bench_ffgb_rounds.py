@@ -33,12 +33,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from reference import ffgb as ref  # noqa: E402
+from reference import ffgb as ref
 
-from fedtheory.papers.ffgb import oracles  # noqa: E402
-from fedtheory.papers.ffgb.algorithms import ffgb, ffgb_c, ffgb_l  # noqa: E402
-from fedtheory.papers.ffgb.lipschitz import translated_supports  # noqa: E402
-from fedtheory.papers.ffgb.populations import (  # noqa: E402
+from fedtheory.papers.ffgb import oracles
+from fedtheory.papers.ffgb.algorithms import ffgb, ffgb_c, ffgb_l
+from fedtheory.papers.ffgb.lipschitz import translated_supports
+from fedtheory.papers.ffgb.populations import (
     dirichlet_mixture,
     private_atoms,
     semi_heterogeneous,
@@ -98,9 +98,7 @@ def main() -> None:
     rows.append(
         (
             "ffgb_c scale (private atoms, adversarial)",
-            lambda: ffgb_c(
-                adversarial, oracles.scale(0.5, norm="sup"), rounds=400, local_steps=4
-            ),
+            lambda: ffgb_c(adversarial, oracles.scale(0.5, norm="sup"), rounds=400, local_steps=4),
             None,
         )
     )

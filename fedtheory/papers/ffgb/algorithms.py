@@ -128,11 +128,8 @@ class BoostingDiagnostics:
     @property
     def measured_gamma(self) -> Any:
         """1 − :attr:`worst_ratio`, the empirical γ of guide §1."""
-        return (
-            1.0 - np.asarray(self.worst_ratio)
-            if self.values.ndim > 1
-            else (1.0 - float(self.worst_ratio))
-        )
+        worst = self.worst_ratio
+        return 1.0 - worst if self.values.ndim == 1 else readonly(1.0 - np.asarray(worst))
 
     @property
     def worst_call(self) -> Any:
@@ -540,7 +537,7 @@ def _population(population: Any) -> AtomPopulation:
     return population
 
 
-def _init(population_or_data: Any, init: Any, dimension: int, shape: tuple[int, ...]) -> np.ndarray:
+def _init(init: Any, dimension: int, shape: tuple[int, ...]) -> np.ndarray:
     if init is None:
         return np.zeros(dimension)
     array = np.asarray(init, dtype=np.float64)
@@ -591,7 +588,7 @@ def _boosting(
     for name, flag in (("record", record), ("check", check)):
         if not isinstance(flag, bool | np.bool_):
             raise ParameterError(parameter=name, value=flag, rule="must be True or False")
-    start = _init(population, init, d, population.function_shape)
+    start = _init(init, d, population.function_shape)
     streams, masks = _randomness(seed, reps, n, rounds, per_round)
     bound = _bind(
         oracle, dimension=d, points=None, target=population.global_optimum(), seeds=streams
@@ -950,7 +947,7 @@ def ffgb_l(
     ):
         if not isinstance(flag, bool | np.bool_):
             raise ParameterError(parameter=name, value=flag, rule="must be True or False")
-    start = _init(data, init, d, (d,))
+    start = _init(init, d, (d,))
     streams, masks = _randomness(seed, reps, n, rounds, per_round)
     bound = _bind(oracle, dimension=d, points=data.points, target=data.optimum, seeds=streams)
     gamma = oracle_gamma(bound)

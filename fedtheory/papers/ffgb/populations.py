@@ -373,7 +373,7 @@ class AtomPopulation:
         """``(N, P)`` bool: x ∈ supp α_i."""
         return readonly(self.alpha > 0.0, np.bool_)
 
-    def function(self, f: Any, *, parameter: str = "f") -> np.ndarray:
+    def as_function(self, f: Any, *, parameter: str = "f") -> np.ndarray:
         """``f`` as a float64 array of :attr:`function_shape` (also accepts the flat (P·c,)),
         with any leading axes kept."""
         array = np.asarray(f, dtype=np.float64)
@@ -435,7 +435,7 @@ class AtomPopulation:
         Returns an array of :attr:`function_shape`.
         """
         i = self._client(i)
-        v = self.function(f).reshape(self.num_atoms, self.outputs)
+        v = self.as_function(f).reshape(self.num_atoms, self.outputs)
         gradient = self._loss_part(v) - self._labels3()[i]
         out = np.where(self.supports[i][:, None], gradient, self._extension_array[i])
         return np.asarray(out.reshape(self.function_shape))
@@ -496,7 +496,7 @@ class AtomPopulation:
 
     def error(self, f: Any) -> np.ndarray | float:
         """‖f − f*‖²_α (leading axes of ``f`` are kept: one error per function)."""
-        diff = self.function(f) - self.optimum
+        diff = self.as_function(f) - self.optimum
         squares = diff**2 if self.outputs == 1 else np.sum(diff**2, axis=-1)
         out = squares @ self.marginal
         return float(out) if np.ndim(out) == 0 else np.asarray(out)
