@@ -275,7 +275,7 @@ def thm31_explicit(D0, K, T, G, gamma, mu, f0_norm):
     return total / (K * T + 1)
 
 
-def thm31_floor(K, G, gamma, mu):
+def thm31_floor(K, G, gamma, mu, f0_norm):
     # guide §3.9: the last term 4TD_Δ²/μ² over KT + 1, T → ∞
     return 4 * ((1 - gamma) * G / gamma) ** 2 / (K * mu**2)
 
@@ -326,7 +326,7 @@ def thm32_radius(C, K, G, gamma, mu, omega_TV):
     return C * ((1 - gamma) ** 2 * G**2 / (K * mu**2 * gamma**2) + G * B * omega_TV / (mu * gamma))
 
 
-def omega_explicit(G, B, omega_TV, mu, gamma):
+def omega_explicit(G, B, omega_TV, mu, gamma, k0, f0_sup):
     # guide §3.2: 4δ/μ with δ = 2·(2·(2B)·(4G/γ))·ω
     delta = 2 * (2 * (2 * B) * (4 * G / gamma)) * omega_TV
     return 4 * delta / mu
@@ -465,7 +465,7 @@ PINS = [
         f0_norm=0.0),
     pin("ffgb.thm31.explicit", thm31_explicit, label="T=0", **{**THM31_POINT, "T": 0},
         f0_norm=0.0),
-    pin("ffgb.thm31.floor", thm31_floor, K=6, G=1.3, gamma=0.35, mu=0.2),
+    pin("ffgb.thm31.floor", thm31_floor, K=6, G=1.3, gamma=0.35, mu=0.2, f0_norm=10.0),
     pin("ffgb.cor31", cor31, C=C_PIN, T=400, G=1.3, gamma=0.35, mu=0.2),
     pin("ffgb.cor31.k-star", k_star, T=400, gamma=0.35),
     pin("ffgb.cor31.balanced", balanced, C=C_PIN, T=400, G=1.3, gamma=0.35, mu=0.2),
@@ -474,7 +474,7 @@ PINS = [
     pin("ffgb.thm32.radius", thm32_radius, C=C_PIN, K=6, G=1.3, gamma=0.35, mu=0.2,
         omega_TV=0.23),
     pin("ffgb.thm32.omega-explicit", omega_explicit, G=1.3, B=45.0, omega_TV=0.23, mu=0.2,
-        gamma=0.35),
+        gamma=0.35, k0=5, f0_sup=2.0),
     pin("ffgb.thm33", thm33, C=C_PIN, **THM33_POINT),
     pin("ffgb.thme1", thme1, C=C_PIN, **THM33_POINT),
     pin("ffgb.thm33.radius", thm33_radius, C=C_PIN, K=6, L=1.7, B=0.8, mu=1.3, gamma=0.35,
@@ -531,7 +531,7 @@ def test_explicit_bound_tends_to_its_floor() -> None:
     the division by KT + 1, so the excess times T/log T stays bounded."""
     explicit = bounds.get("ffgb.thm31.explicit")
     point = {"D0": 1.0, "K": 2, "G": 1.0, "gamma": 0.5, "mu": 0.5, "f0_norm": 0.0}
-    floor = bounds.get("ffgb.thm31.floor").evaluate(K=2, G=1.0, gamma=0.5, mu=0.5)
+    floor = bounds.get("ffgb.thm31.floor").evaluate(K=2, G=1.0, gamma=0.5, mu=0.5, f0_norm=0)
     excess = []
     for horizon in (100, 1000, 10000, 100000):
         value = explicit.evaluate(**point, T=horizon)
@@ -546,7 +546,7 @@ def test_explicit_bound_tends_to_its_floor() -> None:
 def test_explicit_bound_at_gamma_one_decays_like_log_t_over_t() -> None:
     explicit = bounds.get("ffgb.thm31.explicit")
     point = {"D0": 1.0, "K": 3, "G": 1.0, "gamma": 1.0, "mu": 0.5, "f0_norm": 0.0}
-    assert bounds.get("ffgb.thm31.floor").evaluate(K=3, G=1.0, gamma=1.0, mu=0.5) == 0
+    assert bounds.get("ffgb.thm31.floor").evaluate(K=3, G=1.0, gamma=1.0, mu=0.5, f0_norm=0) == 0
     ratios = [explicit.evaluate(**point, T=t) * t / log(t) for t in (1000, 10000, 100000)]
     assert ratios == sorted(ratios, reverse=True) and ratios[-1] > 0.8 * ratios[0]
 
@@ -808,7 +808,7 @@ def test_explicit_theorem_31_holds_on_logistic_runs(oracle: str, gamma_: float, 
         error = _ffgb_logistic(q, mu_, gamma_, K_, horizon, oracle)
         bound = explicit.evaluate(D0=d0, K=K_, T=horizon, G=1, gamma=gamma_, mu=mu_, f0_norm=0)
         assert 0 < error <= bound
-    floor = bounds.get("ffgb.thm31.floor").evaluate(K=K_, G=1, gamma=gamma_, mu=mu_)
+    floor = bounds.get("ffgb.thm31.floor").evaluate(K=K_, G=1, gamma=gamma_, mu=mu_, f0_norm=0)
     assert _ffgb_logistic(q, mu_, gamma_, K_, 300, oracle) <= floor
 
 

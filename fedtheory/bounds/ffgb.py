@@ -101,6 +101,7 @@ from fedtheory.bounds._ffgb_vocabulary import (
     T,
     dimension_audit,
     f0_norm,
+    f0_sup,
     gamma,
     j_index,
     k0,
@@ -167,6 +168,10 @@ register_terms(
     example=_THM31_EXAMPLE,
 )
 
+_F0_EXPLICIT = Hypothesis(
+    sp.Le(f0_norm, (2 - gamma) * G / (gamma * mu)),
+    "the iterates stay in the ball (2 − γ)G/(γμ) if f⁰ starts there",
+)
 # §3.9: H bounds ‖ĥ‖, D_Δ bounds ‖Δ‖, η_s = 2/(μ(s + 1)), s = tK + k
 _H = 2 * (2 - gamma) * G / gamma
 _DDELTA = (1 - gamma) * G / gamma
@@ -207,10 +212,7 @@ register_terms(
     ),
     hypotheses=[
         GAMMA_LE_1,
-        Hypothesis(
-            sp.Le(f0_norm, (2 - gamma) * G / (gamma * mu)),
-            "the iterates stay in the ball (2 − γ)G/(γμ) if f⁰ starts there",
-        ),
+        _F0_EXPLICIT,
     ],
     meanings={"G": "bound on ‖∇R_i[g]‖_α over every iterate g (Assumption 3.1)"},
     example={"D0": 1, "K": 2, "T": 3, "G": 1, "gamma": 0.5, "mu": 0.1, "f0_norm": 5},
@@ -230,9 +232,9 @@ register_terms(
         "with constant 4. It decays like 1/K; the floor measured with the residual reset decays "
         "like 1/K² (guide §3.8)."
     ),
-    hypotheses=[GAMMA_LE_1],
+    hypotheses=[GAMMA_LE_1, _F0_EXPLICIT],
     meanings={"G": "bound on ‖∇R_i[g]‖_α over every iterate g (Assumption 3.1)"},
-    example={"K": 4, "G": 1, "gamma": 0.5, "mu": 0.1},
+    example={"K": 4, "G": 1, "gamma": 0.5, "mu": 0.1, "f0_norm": 5},
 )
 
 # Corollary 3.1
@@ -360,12 +362,19 @@ register_terms(
     statement=(
         "Each TV term of (37) is ≤ 2·(2B)·(4G/γ)·TV(α, α_i) by (12) with ‖ḡ − f*‖_∞ ≤ 2B and "
         "‖ĥ‖_∞ ≤ 4G/γ, so δ ≤ 32BGω_TV/γ and the radius gains ≤ 4δ/μ = 128GBω_TV/(μγ). At "
-        "γ = 1 (no oracle floor) this bounds FFGB.C's asymptotic error; the private-atom "
+        "γ = 1 (no oracle floor) this bounds FFGB.C's asymptotic error, with the steps of "
+        "k0 ≥ 3 that keep ‖ḡ‖_∞ ≤ 2G/(γμ) ≤ B (Lemma D.2); the private-atom "
         "construction with adversarial extension reaches ≈ 0.31·GBω/(μγ) (guide C7)."
     ),
-    hypotheses=[GAMMA_LE_1, B_MIN, OMEGA_TV_LE_1],
+    hypotheses=[
+        GAMMA_LE_1,
+        B_MIN,
+        OMEGA_TV_LE_1,
+        K0_GE_3,
+        Hypothesis(sp.Le(f0_sup, 2 * G / (gamma * mu)), "Lemma D.2: ‖f⁰‖_∞ ≤ 2G/(γμ)"),
+    ],
     meanings={"B": "L∞ radius of FFGB.C's feasible set 𝒞 = B^∞(B)"},
-    example={"G": 1, "B": 20, "omega_TV": 0.1, "mu": 0.1, "gamma": 1},
+    example={"G": 1, "B": 20, "omega_TV": 0.1, "mu": 0.1, "gamma": 1, "k0": 3, "f0_sup": 1},
 )
 
 # ====================================================================== Theorem 3.3 / E.1 (FFGB.L)
