@@ -26,39 +26,41 @@ The paper's symbols are kept; where they clash with the shared vocabulary
 Order statements (≲) carry one unknown constant ``C`` in front of the paper's O(·): its terms are
 recorded, so that :func:`dimension_audit` can give the unit of each (guide §5 D4).
 
-==============================================  ===============================================
-id                                              statement
-==============================================  ===============================================
-``ffgb.eq12``                                   |⟨f,g⟩_{α_i} − ⟨f,g⟩_α| ≤ 2‖f‖_∞‖g‖_∞TV    (12)
-``ffgb.eq15``                                   ... ≤ (‖f‖_lip‖g‖_{α,∞} + ‖g‖_lip‖f‖_{α,∞})W1 (15)
-``ffgb.lemma-residual`` / ``.h``                ‖Δ‖_α ≤ (1−γ)G/γ, ‖h‖_α ≤ (2−γ)G/γ          (28)
-``ffgb.lemma-iterate`` / ``.hhat``              ‖g‖_α ≤ 2G/(γμ), ‖h + μg‖_α ≤ 4G/γ (29, fixed)
-``ffgb.lemmad1.residual`` / ``.h``              clip levels G¹_γ, G²_γ never bind on supp α_i
-``ffgb.thmd1.b-min``                            the least admissible radius B = 2G/(μγ) (D.1)
-``ffgb.lemmad2`` / ``.corrected``               ‖g‖_∞ ≤ 2G/(γμ): printed steps / k0 ≥ 3
-``ffgb.lemmae1.*``                              FFGB.L sup and Lipschitz bounds (42)–(43), App. E
-``ffgb.lemmae2`` / ``.corrected``               ‖g_i‖_{α_i,∞} ≤ B/γ as printed / (LD + B)/γ
-``ffgb.lemmae4`` / ``.corrected`` / ``.global``  ‖ḡ‖_{α_s} ≤ G_s²/γ² (typo) / squared / on α
-``ffgb.thm31`` / ``.corrected``                 Theorem 3.1 (= C.1), printed / (1−γ)², μ² fixed
-``ffgb.thm31.explicit``                         §3.9: every constant explicit (derived)
-``ffgb.thm31.floor``                            its T → ∞ limit 4(1−γ)²G²/(Kμ²γ²)
-``ffgb.cor31`` / ``.k-star`` / ``.balanced``    Corollary 3.1: K = √T; the balance K*; its rate
-``ffgb.thm32`` / ``ffgb.thmd1``                 Theorem 3.2 (five terms) / D.1, eq. (40) (four)
-``ffgb.thm32.radius``                           its T → ∞ limit at B = 2G/(μγ)
-``ffgb.thm32.omega-explicit``                   the ω_TV term with the proof's constant 128
-``ffgb.thm33`` / ``ffgb.thme1``                 Theorem 3.3 / E.1, eq. (41)
-``ffgb.thm33.radius``                           its T → ∞ limit, (DL² + BL)ω_W1/(γ²μ)
-``ffgb.thmf1`` / ``.corrected``, ``.thmf2/3``   partial participation: + (N−m)/(N−1)·G²logT/(Tμ²mγ²)
-``ffgb.limit.c-k`` / ``.mu-eff``                c_K = Σ_k(1−γ)^k, μ_eff = μK/(K − c_K)  (§3.8)
-``ffgb.limit.square-floor`` / ``.k2``           square loss: ‖m̄‖²(1/(1+μ) − 1/(1+μ_eff))²; K²·it
-``ffgb.limit.no-residual``                      the no-residual limit regularises with μ/γ
-``ffgb.limit.ffgbl``                            FFGB.L's limit (1 − c_K/K)·ū
-``ffgb.limit.alg4-literal``                     Alg. 4 as printed: −(1/K)Σ_k((1+γ)^k − 1)·ū
-``ffgb.stepsize.ffgbc`` / ``.corrected``        μη at step s: 4/(s + 1) printed, 4/(s + k0)
-==============================================  ===============================================
+==================================================  ================================================
+id                                                  statement
+==================================================  ================================================
+``ffgb.eq12``                                       |⟨f,g⟩_{α_i} − ⟨f,g⟩_α| ≤ 2‖f‖_∞‖g‖_∞TV    (12)
+``ffgb.eq15``                                       ... ≤ (‖f‖_lip‖g‖_{α,∞} + ‖g‖_lip‖f‖_{α,∞})W1
+``ffgb.lemma-residual`` / ``.h``                    ‖Δ‖_α ≤ (1−γ)G/γ, ‖h‖_α ≤ (2−γ)G/γ          (28)
+``ffgb.lemma-iterate`` / ``.hhat``                  ‖g‖_α ≤ 2G/(γμ), ‖h + μg‖_α ≤ 4G/γ (29, fixed)
+``ffgb.lemmad1.residual`` / ``.h``                  clip levels G¹_γ, G²_γ never bind on supp α_i
+``ffgb.thmd1.b-min``                                the least admissible radius B = 2G/(μγ) (D.1)
+``ffgb.lemmad2`` / ``.corrected``                   ‖g‖_∞ ≤ 2G/(γμ): printed steps / k0 ≥ 3
+``ffgb.lemmae1.*``                                  FFGB.L sup, Lipschitz bounds (42)–(43), App. E
+``ffgb.lemmae2`` / ``.corrected``                   ‖g_i‖_{α_i,∞} ≤ B/γ as printed / (LD + B)/γ
+``ffgb.lemmae4`` / ``.corrected`` / ``.global``     ‖ḡ‖_{α_s} ≤ G_s²/γ² (typo) / squared / on α
+``ffgb.thm31`` / ``.corrected``                     Theorem 3.1 (= C.1), printed / (1−γ)², μ² fixed
+``ffgb.thm31.explicit``                             §3.9: every constant explicit (derived)
+``ffgb.thm31.floor``                                its T → ∞ limit 4(1−γ)²G²/(Kμ²γ²)
+``ffgb.cor31`` / ``.k-star`` / ``.balanced``        Corollary 3.1: K = √T; the balance K*; its rate
+``ffgb.thm32`` / ``ffgb.thmd1``                     Theorem 3.2 (five terms) / D.1, eq. (40) (four)
+``ffgb.thm32.radius``                               its T → ∞ limit at B = 2G/(μγ)
+``ffgb.thm32.omega-explicit``                       the ω_TV term with the proof's constant 128
+``ffgb.thm33`` / ``ffgb.thme1``                     Theorem 3.3 / E.1, eq. (41)
+``ffgb.thm33.radius``                               its T → ∞ limit, (DL² + BL)ω_W1/(γ²μ)
+``ffgb.thmf1`` / ``.corrected``, ``.thmf2/3``       m of N clients: + (N−m)/(N−1)·G²logT/(Tμ²mγ²)
+``ffgb.limit.c-k`` / ``.mu-eff``                    c_K = Σ_k(1−γ)^k, μ_eff = μK/(K − c_K)  (§3.8)
+``ffgb.limit.square-floor`` / ``.k2``               square loss: ‖m̄‖²(1/(1+μ) − 1/(1+μ_eff))²; K²·it
+``ffgb.limit.no-residual``                          the no-residual limit regularises with μ/γ
+``ffgb.limit.ffgbl``                                FFGB.L's limit (1 − c_K/K)·ū
+``ffgb.limit.alg4-literal``                         Alg. 4 as printed: −(1/K)Σ_k((1+γ)^k − 1)·ū
+``ffgb.stepsize.ffgbc`` / ``.corrected``            μη at step s: 4/(s + 1) printed, 4/(s + k0)
+==================================================  ================================================
 
 The FFGB.C pointwise limit and the logistic limits of §3.8 are not closed forms; they live with
-the paper's numerics (:mod:`fedtheory.papers.ffgb`).
+the paper's numerics (``fedtheory.papers.ffgb``). The comparison inequalities and the lemmas are
+registered by :mod:`fedtheory.bounds._ffgb_lemmas`; the symbols, the D4 units and the
+audit live in :mod:`fedtheory.bounds._ffgb_vocabulary`.
 """
 
 from __future__ import annotations
