@@ -141,8 +141,8 @@ residual_ablation_digits = Measurement(
     id="ffgb/fig2a/residual-ablation",
     experiment=residual_ablation,
     sweeps={
-        "smoke": Sweep(points=[{**_X1_FIXED, "rounds": 2}], replicates=3),
-        "quick": Sweep(points=[{**_X1_FIXED, "rounds": 10}], replicates=4),
+        "smoke": Sweep(points=[{**_X1_FIXED, "rounds": 2}], replicates=2),
+        "quick": Sweep(points=[{**_X1_FIXED, "rounds": 5}], replicates=4),
         "full": Sweep(points=[{**_X1_FIXED, "rounds": 10}], replicates=10),
     },
     notes="Digits substitute, N = 10, s = 0.1, K = 10, η0 = 10, tree oracle (depth 4); both "
@@ -196,16 +196,15 @@ local_steps_digits = Measurement(
     experiment=local_steps_sweep,
     sweeps={
         "smoke": Sweep(grid={"K": [1, 10]}, fixed={**_X2_FIXED, "rounds": 2}, replicates=3),
-        "quick": Sweep(
-            grid={"K": [1, 5, 10, 20, 40]}, fixed={**_X2_FIXED, "rounds": 5}, replicates=4
-        ),
+        "quick": Sweep(grid={"K": [1, 5, 10, 20]}, fixed={**_X2_FIXED, "rounds": 3}, replicates=4),
         "full": Sweep(
             grid={"K": [1, 5, 10, 20, 40]}, fixed={**_X2_FIXED, "rounds": 5}, replicates=10
         ),
     },
     notes="Digits substitute, N = 10, s = 0.1, η0 = 10 (the paper does not restate η0 and s "
     "for Fig. 2b: those of Fig. 2a), tree oracle (depth 4), T rounds; each K on its own "
-    "s-partition (replicate seeds depend on the parameters).",
+    "s-partition (replicate seeds depend on the parameters). The quick profile stops at "
+    "K = 20 and T = 3 to fit its time budget; full runs K ∈ {1, 5, 10, 20, 40}, T = 5.",
 )
 
 fig2b_local_steps = local_steps_digits.claim(
@@ -262,7 +261,7 @@ fedavg_digits_comparison = Measurement(
     experiment=fedavg_comparison,
     sweeps={
         "smoke": Sweep(grid={"s": [0.1], "rounds": [2]}, fixed=_X3_FIXED, replicates=3),
-        "quick": Sweep(grid={"s": [0.1, 0.3], "rounds": [5, 15]}, fixed=_X3_FIXED, replicates=3),
+        "quick": Sweep(grid={"s": [0.1, 0.3], "rounds": [3, 10]}, fixed=_X3_FIXED, replicates=5),
         "full": Sweep(grid={"s": [0.1, 0.3], "rounds": [5, 10, 20]}, fixed=_X3_FIXED, replicates=8),
     },
     notes="Digits substitute, N = 10, s ∈ {0.1, 0.3}; FFGB with K = 2 (the MNIST runs), η0 = 10, "
