@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from fedtheory.figures import FigureScript, main
 from fedtheory.plotting import PALETTE
@@ -139,6 +140,7 @@ def draw(results: Mapping[str, ClaimResult]) -> Figure:
     _title(d, "(d) Fig. 2b: local steps K", results[X2])
     for ax in (a, b, c, d):
         ax.grid(True, alpha=0.25)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.legend(fontsize=8, loc="lower right")
     figure.suptitle(
         "FFGB on scikit-learn's 8×8 digits (N = 10, s-partition): paper's Figs. 1–4, "
