@@ -72,7 +72,11 @@ def test_smoke_profile_over_the_whole_catalog(tmp_path: Path) -> None:
     doc = json.loads((tmp_path / "report" / "verdicts.json").read_text())
     statuses = {c["id"]: c["status"] for c in doc["claims"]}
     assert len(statuses) == len(discover([CATALOG]))
-    assert set(statuses.values()) <= {"holds", "violated-as-expected"}, statuses
+    gating = {c["id"]: c["status"] for c in doc["claims"] if c["gating"]}
+    assert set(gating.values()) <= {"holds", "violated-as-expected"}, gating
+    # experiment-level reproductions (gating=False) are reported whatever they show, but their
+    # code must run
+    assert "error" not in set(statuses.values()), statuses
     assert statuses["classic/sgd/false-rate"] == "violated-as-expected"
     html = (tmp_path / "report" / "index.html").read_text()
     assert all(claim in html for claim in statuses)

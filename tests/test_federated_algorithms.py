@@ -19,11 +19,11 @@ from reference.federated import ClientSampler, federated_rounds
 
 from fedtheory.algorithms.federated import (
     FederatedRun,
-    _federated_loop,
     fedavg,
     fedprox,
     fine_tune,
     local_sgd,
+    local_sgd_rounds,
 )
 from fedtheory.algorithms.trace import GRADIENT_CALLS, LOCAL_STEPS
 from fedtheory.errors import DivergenceError, ParameterError
@@ -102,7 +102,7 @@ def _kernel(arguments: dict[str, Any]) -> tuple:
         arguments.pop("loss"),
     )
     arguments["work"] = arguments.pop("local_work")
-    out = _federated_loop(samples, final_download=True, **arguments)
+    out = local_sgd_rounds(samples, final_download=True, **arguments)
     global_model, local_models, counts, sizes, global_its, local_its = out
     return (
         global_model,

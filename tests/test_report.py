@@ -49,7 +49,15 @@ class StandIn(Criterion):
 SWEEP = Sweep(grid={"T": [10, 100, 1000]}, fixed={"d": 5}, replicates=4)
 
 
-def make_claim(id: str, where: str, statement: str, *, bound: Any = None, expect: str = "holds"):
+def make_claim(
+    id: str,
+    where: str,
+    statement: str,
+    *,
+    bound: Any = None,
+    expect: str = "holds",
+    gating: bool = True,
+):
     source = Citation(id.split("/")[0], where)
     return Claim(
         id=id,
@@ -61,6 +69,7 @@ def make_claim(id: str, where: str, statement: str, *, bound: Any = None, expect
         bound=bound,
         expect=expect,  # type: ignore[arg-type]
         notes="a note",
+        gating=gating,
     )
 
 
@@ -177,8 +186,8 @@ def written(results: list[ClaimResult], tmp_path_factory: pytest.TempPathFactory
 
 def test_summarize_and_summary_line(results: list[ClaimResult]) -> None:
     counts = report.summarize(results)
-    assert counts == {"holds": 1, "violated-as-expected": 1, "failed": 1, "inconclusive": 1,
-                      "error": 1, "total": 5}  # fmt: skip
+    assert counts == {"holds": 1, "violated-as-expected": 1, "failed": 1, "reported": 0,
+                      "inconclusive": 1, "error": 1, "total": 5}  # fmt: skip
     line = report.summary_line(results, 14.23)
     assert line == (
         "5 claims: 1 holds, 1 violated-as-expected, 1 failed, 1 inconclusive, 1 error — 14.2 s"
@@ -561,3 +570,48 @@ def test_huge_slack_is_reported_as_resolving_power(tmp_path: Path) -> None:
     report.render_table([loose, sharp], Console(file=out, width=100, force_terminal=False))
     assert max(len(line) for line in out.getvalue().splitlines()) <= 100
     assert "⚠ cannot see" in out.getvalue()
+
+
+def test_a_claim_that_does_not_gate_is_reported_and_never_fails_the_run(tmp_path: Path) -> None:
+    """gating=False (an experiment-level reproduction): its outcome is judged, stored and shown
+    as "reported" in the summary, the table, the HTML card and verdicts.json, and the exit
+    status ignores it; a gating claim with the same outcome fails the run."""
+    from fedtheory.verify.runner import VerifyRun
+
+    verdict = Verdict("violated", "FedAvg ahead at round 30", predicted="FFGB ≥ FedAvg")
+    loose_claim = make_claim("ffgb/x3/fig1", "Fig. 1", "FFGB beats FedAvg.", gating=False)
+    loose = result(loose_claim, verdict)
+    strict = result(make_claim("ffgb/x3/fig1-gating", "Fig. 1", "FFGB beats FedAvg."), verdict)
+    assert loose.status == "reported" and not loose.passed and loose.acceptable
+    assert strict.status == "failed" and not strict.acceptable
+    assert VerifyRun((loose,), 1.0, {}).exit_code == 0
+    assert VerifyRun((loose, strict), 1.0, {}).exit_code == 1
+    holding = result(
+        make_claim("ffgb/x3/fig3", "Fig. 3", "FFGB beats FedAvg.", gating=False),
+        Verdict("holds", "FFGB ahead", predicted="FFGB ≥ FedAvg"),
+    )
+    assert holding.status == "holds" and holding.acceptable
+
+    assert report.summary_line([loose, holding]) == (
+        "2 claims: 1 holds, 0 violated-as-expected, 0 failed, 1 reported, 0 inconclusive, 0 error"
+    )
+    out = io.StringIO()
+    report.render_table([loose, holding], Console(file=out, width=100, force_terminal=False))
+    text = out.getvalue()
+    assert "(✗)" in text and "(✓)" in text and "not gating" in text
+    assert "✗ ffgb/x3/fig1" not in text  # no failure line: it does not fail the run
+
+    report.write_report([loose, holding], tmp_path)
+    doc = json.loads((tmp_path / "verdicts.json").read_text())
+    report.validate_verdicts(doc)
+    by_id = {c["id"]: c for c in doc["claims"]}
+    assert by_id["ffgb/x3/fig1"]["gating"] is False
+    assert by_id["ffgb/x3/fig1"]["status"] == "reported"
+    assert doc["summary"]["reported"] == 1
+    html = (tmp_path / "index.html").read_text()
+    assert "reported, not gating" in html
+
+
+def test_gating_must_be_a_bool() -> None:
+    with pytest.raises(ParameterError, match="gating"):
+        make_claim("ffgb/x3/bad", "Fig. 1", "x", gating="no")  # type: ignore[arg-type]

@@ -72,7 +72,6 @@ from fedtheory.algorithms.client_steps import LocalSGD
 from fedtheory.algorithms.server_steps import ServerStep
 from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ParameterError
-from fedtheory.problems._linear_samples import LinearSamples
 from fedtheory.problems.dataset import FederatedDataset
 
 __all__ = [
@@ -81,6 +80,7 @@ __all__ = [
     "fedprox",
     "fine_tune",
     "local_sgd",
+    "local_sgd_rounds",
 ]
 
 Participation = Literal["corrected", "printed"]
@@ -220,8 +220,8 @@ def _losses(
     return out
 
 
-def _federated_loop(
-    samples: LinearSamples,
+def local_sgd_rounds(
+    samples: Any,
     *,
     radius: float,
     weights: np.ndarray,
@@ -242,6 +242,12 @@ def _federated_loop(
     record: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Algorithms 1 and 2 as the round loop with :class:`LocalSGD` and :class:`ServerStep`.
+
+    The engine of :func:`fedavg` and :func:`fedprox`, public for problems that bring their own
+    kernel view of the sample oracle (``samples``: any view of
+    :mod:`fedtheory.problems._oracle`, e.g. a paper's network) instead of a
+    :class:`~fedtheory.problems.FederatedDataset`: the caller then validates its inputs and
+    owns the randomness as :func:`fedavg` does. Arrays are taken as given (no checks).
 
     ``masks`` (R, T, m) are the sampled clients C_t; ``work`` has T + 1 entries (the last for
     the final row); ``server_steps`` T entries. Returns the loop's outputs (see
@@ -303,7 +309,7 @@ def _run(
 ) -> FederatedRun:
     rounds = work.shape[0] - 1
     seeds, masks = _randomness(seed, data, rounds, clients_per_round)
-    out = _federated_loop(
+    out = local_sgd_rounds(
         data.samples,
         radius=data.radius,
         weights=weights,

@@ -265,6 +265,7 @@ class Measurement:
         expect: Expectation = "holds",
         notes: str = "",
         uses: Sequence[Bound] = (),
+        gating: bool = True,
     ) -> Claim:
         """A claim judged on this measurement: ``Claim(measurement=self, ...)``.
 
@@ -284,6 +285,7 @@ class Measurement:
             expect=expect,
             notes=notes,
             uses=uses,
+            gating=gating,
         )
 
 
@@ -329,6 +331,12 @@ class Claim:
         The bounds a criterion holds are found by themselves, and those the experiment
         evaluates are the measurement's ``uses`` (or, for a claim alone on its data, these).
         Loading a claim file that evaluates a bound none of its claims declares is refused.
+    gating
+        ``True`` (default): the claim's outcome decides ``fedtheory verify``'s exit status.
+        ``False`` for an experiment-level reproduction judged by a loose, directional criterion
+        (a paper's figure on a substitute data set): its verdict is computed, stored and shown
+        like any other — marked "reported, not gating" in the table, the HTML report and
+        ``verdicts.json`` — but a mismatch with ``expect`` does not fail the run.
 
     Raises
     ------
@@ -349,6 +357,7 @@ class Claim:
     expect: Expectation = "holds"
     notes: str = ""
     uses: tuple[Bound, ...] = ()
+    gating: bool = True
 
     def __init__(
         self,
@@ -364,6 +373,7 @@ class Claim:
         expect: Expectation = "holds",
         notes: str = "",
         uses: Sequence[Bound] = (),
+        gating: bool = True,
     ) -> None:
         _check_id(id, "id")
         uses = _check_uses(uses)
@@ -441,6 +451,8 @@ class Claim:
             )
         if not isinstance(notes, str):
             raise ParameterError(parameter="notes", value=notes, rule="must be a str")
+        if not isinstance(gating, bool):
+            raise ParameterError(parameter="gating", value=gating, rule="must be True or False")
         for name, value in (
             ("id", id),
             ("source", source),
@@ -452,6 +464,7 @@ class Claim:
             ("expect", expect),
             ("notes", notes),
             ("uses", uses),
+            ("gating", gating),
         ):
             object.__setattr__(self, name, value)
 
@@ -500,6 +513,7 @@ class Claim:
             "criterion_spec": self.criterion.to_dict(),
             "bound": None if self.bound is None else self.bound.id,
             "expect": self.expect,
+            "gating": self.gating,
             "profiles": {p: self.sweep(p).to_dict() for p in PROFILES},
             "notes": self.all_notes,
             "measures": self.measurement.id,
@@ -529,14 +543,21 @@ class ClaimResult:
         return self.verdict.outcome == self.claim.expect
 
     @property
+    def acceptable(self) -> bool:
+        """True when the result does not fail the run: it passed, or its claim is not gating
+        (an experiment-level reproduction whose outcome is reported only)."""
+        return self.passed or not self.claim.gating
+
+    @property
     def status(self) -> str:
-        """Summary category: holds, violated-as-expected, failed, inconclusive or error."""
+        """Summary category: holds, violated-as-expected, failed, reported (a claim with
+        ``gating=False`` whose outcome differs from its expectation), inconclusive or error."""
         outcome = self.verdict.outcome
         if outcome in (ERROR, INCONCLUSIVE):
             return outcome
         if self.passed:
             return "violated-as-expected" if outcome == VIOLATED else HOLDS
-        return "failed"
+        return "failed" if self.claim.gating else "reported"
 
     def to_dict(self) -> dict[str, Any]:
         return {

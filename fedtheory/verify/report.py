@@ -18,7 +18,8 @@ The document is described by :data:`VERDICTS_SCHEMA` (JSON Schema, draft 2020-12
       "fedtheory_version": "0.1.0",
       "created": "2025-01-31T12:00:00Z",           # UTC, ISO 8601
       "run": {"profile", "seed", "executor", "workers", "store", "seconds", "command", ...},
-      "summary": {"holds", "violated-as-expected", "failed", "inconclusive", "error", "total"},
+      "summary": {"holds", "violated-as-expected", "failed", "reported", "inconclusive",
+                  "error", "total"},
       "claims": [ClaimResult.to_dict(), ...]
     }
 
@@ -77,7 +78,14 @@ __all__ = [
 ]
 
 #: Summary categories of :attr:`ClaimResult.status`, in report order.
-STATUSES: tuple[str, ...] = ("holds", "violated-as-expected", "failed", "inconclusive", "error")
+STATUSES: tuple[str, ...] = (
+    "holds",
+    "violated-as-expected",
+    "failed",
+    "reported",
+    "inconclusive",
+    "error",
+)
 #: Keys of the ``run`` object of verdicts.json (always present, ``null`` when unknown).
 RUN_KEYS: tuple[str, ...] = (
     "profile",
@@ -96,6 +104,7 @@ _STATUS_STYLE = {
     "holds": "green",
     "violated-as-expected": "green",
     "failed": "bold red",
+    "reported": "cyan",
     "inconclusive": "yellow",
     "error": "magenta",
 }
@@ -109,7 +118,8 @@ def summarize(results: Iterable[ClaimResult]) -> dict[str, int]:
     Returns
     -------
     dict
-        ``{"holds", "violated-as-expected", "failed", "inconclusive", "error", "total"}``
+        ``{"holds", "violated-as-expected", "failed", "reported", "inconclusive", "error",
+        "total"}``
         (every key present, zero when no claim has that status).
     """
     counts = dict.fromkeys(STATUSES, 0)
@@ -144,12 +154,21 @@ def format_seconds(seconds: float | None) -> str:
 
 
 def summary_line(results: Sequence[ClaimResult], seconds: float | None = None) -> str:
-    """One line: ``12 claims: 9 holds, 1 violated-as-expected, 0 failed, … — 14.2 s``."""
+    """One line: ``12 claims: 9 holds, 1 violated-as-expected, 0 failed, … — 14.2 s``.
+
+    ``reported`` (non-gating claims whose outcome differs from their expectation) is listed
+    only when there is one.
+    """
     counts = summarize(results)
-    parts = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
+    parts = ", ".join(f"{counts[s]} {s}" for s in _shown(counts))
     noun = "claim" if counts["total"] == 1 else "claims"
     line = f"{counts['total']} {noun}: {parts}"
     return line if seconds is None else f"{line} — {format_seconds(seconds)}"
+
+
+def _shown(counts: dict[str, int]) -> list[str]:
+    """The statuses a summary lists: all, except ``reported`` when no claim has it."""
+    return [s for s in STATUSES if s != "reported" or counts[s]]
 
 
 def _num(value: Any, digits: int = 3) -> str:
@@ -313,18 +332,26 @@ def render_table(results: Sequence[ClaimResult], console: Console) -> None:
                 _measured_cell(verdict),
                 Text(format_ci(verdict.ci)),
                 Text(verdict.outcome, style=_STATUS_STYLE.get(result.status, "")),
-                Text("✓", style="green") if result.passed else Text("✗", style="bold red"),
+                _pass_cell(result),
             ]
             table.add_row(*cells)
     console.print(table)
     for result in results:
-        if not result.passed:
+        if not result.acceptable:
             line = Text()
             line.append("✗ ", style="bold red")
             line.append(result.claim.id, style="bold")
             line.append(f" ({result.verdict.outcome}, expected {result.claim.expect}): ")
             line.append(result.verdict.reason)
             console.print(line)
+
+
+def _pass_cell(result: ClaimResult) -> Text:
+    """✓ / ✗ for a gating claim; for a claim with ``gating=False`` its mark in brackets, dim:
+    reported, not counted in the exit status."""
+    if result.claim.gating:
+        return Text("✓", style="green") if result.passed else Text("✗", style="bold red")
+    return Text("(✓)" if result.passed else "(✗)", style="dim") + Text("\nnot gating", style="dim")
 
 
 def _measured_cell(verdict: Verdict) -> Text:
@@ -516,6 +543,7 @@ VERDICTS_SCHEMA: dict[str, Any] = {
                 "criterion",
                 "bound",
                 "expect",
+                "gating",
                 "profile",
                 "sweep",
                 "status",
@@ -537,6 +565,10 @@ VERDICTS_SCHEMA: dict[str, Any] = {
                 "criterion_spec": {"type": "object"},
                 "bound": {"type": ["string", "null"], "description": "id of the bound"},
                 "expect": {"enum": ["holds", "violated"]},
+                "gating": {
+                    "type": "boolean",
+                    "description": "false: reported only, does not decide the exit status",
+                },
                 "profiles": {"type": "object"},
                 "notes": {"type": "string"},
                 "file": {"type": "string"},
@@ -711,8 +743,8 @@ def write_verdicts_json(
 
 _CSS = """
 :root { --fg: #1d1f21; --muted: #5f6368; --line: #e2e4e8; --bg: #ffffff; --card: #fafbfc;
-  --holds: #1a7f37; --violated-as-expected: #1a7f37; --failed: #cf222e; --inconclusive: #9a6700;
-  --error: #8250df; }
+  --holds: #1a7f37; --violated-as-expected: #1a7f37; --failed: #cf222e; --reported: #0969da;
+  --inconclusive: #9a6700; --error: #8250df; }
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg); line-height: 1.45;
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
@@ -730,7 +762,8 @@ h3 { font-size: 1.05em; margin: 0; font-family: ui-monospace, SFMono-Regular, Me
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 0.8em;
   font-weight: 600; color: #fff; vertical-align: middle; white-space: nowrap; }
 .holds { --c: var(--holds); } .violated-as-expected { --c: var(--violated-as-expected); }
-.failed { --c: var(--failed); } .inconclusive { --c: var(--inconclusive); }
+.failed { --c: var(--failed); } .reported { --c: var(--reported); }
+.inconclusive { --c: var(--inconclusive); }
 .error { --c: var(--error); }
 .badge { background: var(--c); } .count { color: var(--c); }
 .expect { font-size: 0.85em; color: var(--muted); margin-left: 6px; }
@@ -872,6 +905,8 @@ def _card(result: ClaimResult, figure: str | os.PathLike[str] | None) -> str:
     status = result.status
     doc = result.to_dict()
     mark = "✓ passed" if result.passed else "✗ did not pass"
+    if not claim.gating:
+        mark += " · reported, not gating (does not decide the exit status)"
     out = [
         f'<article class="card {_e(status)}" id="{_e(_anchor(claim.id))}">',
         "<header>",
@@ -967,7 +1002,9 @@ def write_html(
     if run.get("seconds") is not None:
         meta.append(format_seconds(run["seconds"]))
     noun = "claim" if counts["total"] == 1 else "claims"
-    summary = "".join(f'<span class="count {_e(s)}">{counts[s]} {_e(s)}</span>' for s in STATUSES)
+    summary = "".join(
+        f'<span class="count {_e(s)}">{counts[s]} {_e(s)}</span>' for s in _shown(counts)
+    )
     groups = _by_paper(results)
     toc = []
     sections = []

@@ -58,6 +58,7 @@ from fedtheory.algorithms.server_steps import ModelAverage
 from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ConditionError, ParameterError
 from fedtheory.papers.ffgb._norms import NORM_NAMES
+from fedtheory.papers.ffgb.digits import DigitsFederation
 from fedtheory.papers.ffgb.lipschitz import LipschitzData
 from fedtheory.papers.ffgb.oracles import oracle_gamma
 from fedtheory.papers.ffgb.populations import AtomPopulation
@@ -537,6 +538,58 @@ def _population(population: Any) -> AtomPopulation:
     return population
 
 
+@dataclass(frozen=True)
+class _Functional:
+    """What the boosting wrapper needs of a problem on atoms."""
+
+    view: Any
+    num_clients: int
+    num_atoms: int
+    shape: tuple[int, ...]
+    mu: float
+    target: np.ndarray | None
+    family: str
+
+    @property
+    def dimension(self) -> int:
+        return int(np.prod(self.shape))
+
+
+def _functional(problem: Any, mu: Any) -> _Functional:
+    """An AtomPopulation (μ its own) or the digits federation (μ given)."""
+    if isinstance(problem, DigitsFederation):
+        if mu is None:
+            raise ParameterError(
+                parameter="mu",
+                value=None,
+                rule="the digits federation has no regulariser of its own: give μ > 0",
+            )
+        mu = check_real("mu", mu, positive=True)
+        return _Functional(
+            view=problem.view(),
+            num_clients=problem.clients,
+            num_atoms=problem.atoms,
+            shape=(problem.atoms, problem.classes),
+            mu=mu,
+            target=None,
+            family=f"digits (s = {problem.s:g})",
+        )
+    population = _population(problem)
+    if mu is not None:
+        raise ParameterError(
+            parameter="mu", value=mu, rule="an AtomPopulation carries its own μ (population.mu)"
+        )
+    return _Functional(
+        view=population.kernel_view(),
+        num_clients=population.num_clients,
+        num_atoms=population.num_atoms,
+        shape=population.function_shape,
+        mu=float(population.mu),
+        target=population.global_optimum(),
+        family=population.family,
+    )
+
+
 def _init(init: Any, dimension: int, shape: tuple[int, ...]) -> np.ndarray:
     if init is None:
         return np.zeros(dimension)
@@ -552,7 +605,7 @@ def _init(init: Any, dimension: int, shape: tuple[int, ...]) -> np.ndarray:
 
 def _boosting(
     algorithm: str,
-    population: AtomPopulation,
+    population: _Functional,
     oracle: Any,
     *,
     norm: str,
@@ -588,11 +641,9 @@ def _boosting(
     for name, flag in (("record", record), ("check", check)):
         if not isinstance(flag, bool | np.bool_):
             raise ParameterError(parameter=name, value=flag, rule="must be True or False")
-    start = _init(init, d, population.function_shape)
+    start = _init(init, d, population.shape)
     streams, masks = _randomness(seed, reps, n, rounds, per_round)
-    bound = _bind(
-        oracle, dimension=d, points=None, target=population.global_optimum(), seeds=streams
-    )
+    bound = _bind(oracle, dimension=d, points=None, target=population.target, seeds=streams)
     gamma = oracle_gamma(bound)
     logs = _log_arrays(masks.shape[0], n, K, d, log)
     step = FunctionalBoosting(
@@ -615,7 +666,7 @@ def _boosting(
         log_gradients=logs[3],
     )
     output = _run_loop(
-        algorithm, population.kernel_view(), step, masks, start, n, bool(record), bound, check
+        algorithm, population.view, step, masks, start, n, bool(record), bound, check
     )
     function = output.server
     if projection < np.inf:
@@ -632,7 +683,7 @@ def _boosting(
         step,
         bound,
         reps,
-        population.function_shape,
+        population.shape,
         function,
         log,
         steps_of_round,
@@ -647,7 +698,7 @@ def _boosting(
             "k0": k0,
             "mu": float(population.mu),
             "clients_per_round": per_round,
-            "population": population.family,
+            "problem": population.family,
         },
     )
 
@@ -656,7 +707,7 @@ def _boosting(
 
 
 def ffgb(
-    population: AtomPopulation,
+    population: AtomPopulation | DigitsFederation,
     oracle: Any,
     *,
     rounds: int,
@@ -664,6 +715,7 @@ def ffgb(
     residual: str = "reset",
     eta0: float = 2.0,
     k0: float = 1.0,
+    mu: float | None = None,
     clients_per_round: int | None = None,
     init: np.ndarray | None = None,
     replicates: int | None = None,
@@ -672,7 +724,7 @@ def ffgb(
     log_round: int | None = None,
     check: bool = True,
 ) -> FFGBRun:
-    """FFGB: Algorithms 1 and 2 (Theorem 3.1), on a finite-atom population.
+    """FFGB: Algorithms 1 and 2 (Theorem 3.1), on a finite-atom population or the digits.
 
     Every round, each sampled client runs K steps of restricted functional gradient descent
     with the error-feedback residual Δ — φ = Δ + ∇R_i[g], h = WO(φ), g ← g − η(h + μg),
@@ -682,7 +734,10 @@ def ffgb(
     Parameters
     ----------
     population
-        The problem (Theorem 3.1 assumes α_i = α; any population runs).
+        The problem: an :class:`~fedtheory.papers.ffgb.populations.AtomPopulation` (Theorem
+        3.1 assumes α_i = α; any population runs) or the digits federation of the experiments
+        (:func:`~fedtheory.papers.ffgb.digits.digits_federation`; softmax cross-entropy,
+        functions are (P, 10) values on its train and test atoms).
     oracle
         A weak learner in the L²(α_i) norm (9), e.g. ``oracles.scale(0.5)``; learned oracles
         (no asserted γ) run too, their γ is measured.
@@ -694,6 +749,9 @@ def ffgb(
         §6.2]).
     eta0, k0
         η0 > 0 and k0 ≥ 0.
+    mu
+        μ > 0 for the digits federation (the paper does not state it; η0 = 2 with μ = 0.2 is
+        App. B's η0 = 10 on η0/(tK + k + 1)); an AtomPopulation carries its own.
     clients_per_round
         m in [1, N] sampled uniformly without replacement per round (App. F); default N.
     init
@@ -733,10 +791,10 @@ def ffgb(
     >>> bool(pop.error(run.function) < 1e-10)
     True
     """
-    population = _population(population)
+    problem = _functional(population, mu)
     return _boosting(
         "ffgb",
-        population,
+        problem,
         oracle,
         norm="l2",
         rounds=rounds,
@@ -850,7 +908,7 @@ def ffgb_c(
     printed = variant == "printed"
     return _boosting(
         "ffgb_c",
-        population,
+        _functional(population, None),
         oracle,
         norm="sup",
         rounds=rounds,
