@@ -26,14 +26,7 @@ Its bounds are ``ffgb.*`` in :mod:`fedtheory.bounds`.
 from __future__ import annotations
 
 from fedtheory.papers.ffgb import distances, limits, lipschitz, oracles, populations
-from fedtheory.papers.ffgb.algorithms import (
-    BoostingDiagnostics,
-    FFGBRun,
-    RoundLog,
-    ffgb,
-    ffgb_c,
-    ffgb_l,
-)
+from fedtheory.papers.ffgb.algorithms import ffgb, ffgb_c, ffgb_l
 from fedtheory.papers.ffgb.digits import (
     DIGITS_CLASSES,
     DIGITS_GRADIENT_BOUND,
@@ -59,6 +52,7 @@ from fedtheory.papers.ffgb.populations import (
     private_atoms,
     semi_heterogeneous,
 )
+from fedtheory.papers.ffgb.runs import BoostingDiagnostics, FFGBRun, RoundLog
 
 __all__ = [
     "DIGITS_CLASSES",
