@@ -461,3 +461,23 @@ def test_algorithm_bad_input() -> None:
         ffgb_l(data, oracles.scale(0.5, norm="lip"), rounds=1, local_steps=1, query="sign")
     with pytest.raises(ParameterError, match="data"):
         ffgb_l(pop, oracles.scale(0.5, norm="lip"), rounds=1, local_steps=1)  # type: ignore[arg-type]
+
+
+def test_ffgb_runs_on_the_digits_with_a_learned_oracle() -> None:
+    """The learned oracles and the digits view share the step's kernel interface: a tree
+    oracle on the s-partition learns (train accuracy far above chance), its γ is measured, not
+    asserted, and the digits need an explicit μ."""
+    pytest.importorskip("sklearn")
+    from fedtheory.papers.ffgb import digits_federation, tree_oracle
+
+    federation = digits_federation(0.1, seed=0)
+    oracle = tree_oracle(federation.features, max_depth=3)
+    run = ffgb(federation, oracle, rounds=3, local_steps=2, mu=0.2)
+    assert run.function.shape == (federation.atoms, 10)
+    assert federation.accuracy(run.function, "train") > 0.5
+    assert run.diagnostics.gamma is None and 0.0 < run.diagnostics.measured_gamma < 1.0
+    np.testing.assert_array_equal(run.models_per_client, 10 * 2)
+    with pytest.raises(ParameterError, match="give μ > 0"):
+        ffgb(federation, oracle, rounds=1, local_steps=1)
+    with pytest.raises(ParameterError, match="carries its own μ"):
+        ffgb(semi_heterogeneous(seed=0), oracles.scale(0.5), rounds=1, local_steps=1, mu=0.1)

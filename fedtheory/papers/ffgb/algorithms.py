@@ -45,7 +45,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -58,238 +58,24 @@ from fedtheory.algorithms.server_steps import ModelAverage
 from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ConditionError, ParameterError
 from fedtheory.papers.ffgb._norms import NORM_NAMES
+from fedtheory.papers.ffgb.digits import DigitsFederation
 from fedtheory.papers.ffgb.lipschitz import LipschitzData
 from fedtheory.papers.ffgb.oracles import oracle_gamma
 from fedtheory.papers.ffgb.populations import AtomPopulation
+from fedtheory.papers.ffgb.runs import BoostingDiagnostics, FFGBRun, RoundLog
 from fedtheory.papers.ffgb.steps import (
-    CLIP_LEARNER_OFF,
-    CLIP_LEARNER_ON,
-    CLIP_RESIDUAL_OFF,
-    CLIP_RESIDUAL_ON,
     FIRST_VIOLATION_CALL,
     FIRST_VIOLATION_RATIO,
-    NORM_BASE,
-    NORMS,
-    QUANTITIES,
     RATIO_TOLERANCE,
     RESIDUAL_MODES,
-    START_CLIPS,
-    WORST_CALL,
-    WORST_RATIO,
     FunctionalBoosting,
     LipschitzBoosting,
     initial_diagnostics,
 )
 
-__all__ = [
-    "BoostingDiagnostics",
-    "FFGBRun",
-    "RoundLog",
-    "ffgb",
-    "ffgb_c",
-    "ffgb_l",
-]
+__all__ = ["ffgb", "ffgb_c", "ffgb_l"]
 
 _EQUATIONS = {"l2": "(9)", "sup": "(13)", "lip": "(19)–(20)"}
-
-
-# ============================================================================== results
-
-
-@dataclass(frozen=True, eq=False)
-class BoostingDiagnostics:
-    """What the client steps measured along a run (guide §5 A4, D1, D2).
-
-    Scalars for one run; arrays with a leading replicate axis for a batch.
-
-    Attributes
-    ----------
-    oracle : str
-        The oracle (``describe()`` when it has one).
-    gamma : float or None
-        The γ the oracle asserts (None: a learned oracle, whose γ is only measured).
-    values : numpy.ndarray
-        The raw diagnostics slots (:mod:`fedtheory.papers.ffgb.steps`).
-    """
-
-    oracle: str
-    gamma: float | None
-    values: np.ndarray
-
-    def _slot(self, index: int) -> Any:
-        column = self.values[..., index]
-        return float(column) if np.ndim(column) == 0 else readonly(column)
-
-    @property
-    def worst_ratio(self) -> Any:
-        """max over calls of ‖h − φ‖/‖φ‖ in the oracle's norm (−1: no call)."""
-        return self._slot(WORST_RATIO)
-
-    @property
-    def measured_gamma(self) -> Any:
-        """1 − :attr:`worst_ratio`, the empirical γ of guide §1."""
-        worst = self.worst_ratio
-        return 1.0 - worst if self.values.ndim == 1 else readonly(1.0 - np.asarray(worst))
-
-    @property
-    def worst_call(self) -> Any:
-        """(t, i, k) of the worst call ((R, 3) for a batch)."""
-        calls = self.values[..., WORST_CALL : WORST_CALL + 3].astype(np.int64)
-        return tuple(int(v) for v in calls) if calls.ndim == 1 else readonly(calls, None)
-
-    @property
-    def violation(self) -> Any:
-        """(t, i, k, ratio) of the first call above 1 − γ, None if there is none (one run)."""
-        if self.values.ndim > 1:
-            raise ParameterError(
-                parameter="violation", value="batch", rule="read it per replicate (replicate(r))"
-            )
-        if self.values[FIRST_VIOLATION_CALL] < 0:
-            return None
-        t, i, k = (int(v) for v in self.values[FIRST_VIOLATION_CALL : FIRST_VIOLATION_CALL + 3])
-        return t, i, k, float(self.values[FIRST_VIOLATION_RATIO])
-
-    @property
-    def clips(self) -> dict[str, Any]:
-        """Clip activations: ``learner_on``/``learner_off`` (Π_{G²}(h) on/off supp α_i),
-        ``residual_on``/``residual_off`` (Π_{G¹}), ``start`` (Π_B(f^t), Algorithm 3 printed)."""
-        return {
-            "learner_on": self._slot(CLIP_LEARNER_ON),
-            "learner_off": self._slot(CLIP_LEARNER_OFF),
-            "residual_on": self._slot(CLIP_RESIDUAL_ON),
-            "residual_off": self._slot(CLIP_RESIDUAL_OFF),
-            "start": self._slot(START_CLIPS),
-        }
-
-    def norm(self, quantity: str, norm: str) -> Any:
-        """The largest value of ``norm`` of ``quantity`` over the run.
-
-        ``quantity`` in :data:`~fedtheory.papers.ffgb.steps.QUANTITIES` (``"gradient"``,
-        ``"query"``, ``"learner"``, ``"uploaded"``, ``"residual"``, ``"iterate"``,
-        ``"direction"``), ``norm`` in ``"l2"``, ``"sup"`` (on supp α_i), ``"sup_all"``,
-        ``"lip"`` (FFGB.L).
-        """
-        if quantity not in QUANTITIES:
-            raise ParameterError(
-                parameter="quantity", value=quantity, rule=f"must be one of {', '.join(QUANTITIES)}"
-            )
-        if norm not in NORMS:
-            raise ParameterError(
-                parameter="norm", value=norm, rule=f"must be one of {', '.join(NORMS)}"
-            )
-        return self._slot(NORM_BASE + QUANTITIES.index(quantity) * len(NORMS) + NORMS.index(norm))
-
-    def replicate(self, index: int) -> BoostingDiagnostics:
-        """The diagnostics of replicate ``index`` of a batch."""
-        return replace(self, values=readonly(self.values[index]))
-
-
-@dataclass(frozen=True, eq=False)
-class RoundLog:
-    """Every client's iterates in one logged round t (guide §5 A3, A6).
-
-    Arrays have a leading client axis (and a replicate axis before it for a batch); clients
-    that did not take part hold NaN.
-
-    Attributes
-    ----------
-    round : int
-        t.
-    steps : numpy.ndarray
-        η^{k,t}, k = 1, …, K.
-    iterates : numpy.ndarray
-        g^{1..K+1}, shape (N, K + 1, ...function shape).
-    learners : numpy.ndarray
-        h^{1..K} (the raw oracle outputs), shape (N, K, ...).
-    residuals : numpy.ndarray
-        Δ^{0..K}, shape (N, K + 1, ...).
-    gradients : numpy.ndarray or None
-        ∇R_i[g^{1..K}], shape (N, K, ...) (None for FFGB.L).
-    """
-
-    round: int
-    steps: np.ndarray
-    iterates: np.ndarray
-    learners: np.ndarray
-    residuals: np.ndarray
-    gradients: np.ndarray | None
-
-    def replicate(self, index: int) -> RoundLog:
-        return replace(
-            self,
-            iterates=readonly(self.iterates[index]),
-            learners=readonly(self.learners[index]),
-            residuals=readonly(self.residuals[index]),
-            gradients=None if self.gradients is None else readonly(self.gradients[index]),
-        )
-
-
-@dataclass(frozen=True, eq=False)
-class FFGBRun:
-    """Result of :func:`ffgb`, :func:`ffgb_c` or :func:`ffgb_l`.
-
-    Attributes
-    ----------
-    algorithm : str
-        ``"ffgb"``, ``"ffgb_c"`` or ``"ffgb_l"``.
-    function : numpy.ndarray
-        The output: f^T (FFGB, FFGB.L) or Π_B(f^T) (FFGB.C), of the problem's function shape
-        (a leading replicate axis for a batch).
-    last_iterate : numpy.ndarray
-        f^T before the server's projection (equal to ``function`` except for FFGB.C).
-    iterates : numpy.ndarray or None
-        With ``record=True``: f^0, …, f^T, shape (T + 1, ...).
-    trace : Trace
-        One row per round.
-    diagnostics : BoostingDiagnostics
-    log : RoundLog or None
-        The logged round (``log_round``).
-    hyperparameters : dict
-    replicates : int or None
-    """
-
-    algorithm: str
-    function: np.ndarray
-    last_iterate: np.ndarray
-    iterates: np.ndarray | None
-    trace: Trace
-    diagnostics: BoostingDiagnostics
-    log: RoundLog | None
-    hyperparameters: dict[str, Any]
-    replicates: int | None = None
-
-    @property
-    def rounds(self) -> int:
-        """T."""
-        return self.trace.rows
-
-    @property
-    def models_per_client(self) -> np.ndarray:
-        """Models exchanged per participating client in each round, as the paper counts them
-        (Sec. 4.1): K uploaded and (m − 1)K downloaded, m·K = the round's local steps."""
-        return np.asarray(self.trace.local_steps)
-
-    def replicate(self, index: int) -> FFGBRun:
-        """The run of replicate ``index`` of a batch, as if it had been run alone."""
-        if self.replicates is None:
-            raise ParameterError(
-                parameter="index", value=index, rule="this run holds a single replicate"
-            )
-        index = check_int("index", index, minimum=0)
-        if index >= self.replicates:
-            raise ParameterError(
-                parameter="index", value=index, rule=f"must be below {self.replicates}"
-            )
-        return replace(
-            self,
-            function=readonly(self.function[index]),
-            last_iterate=readonly(self.last_iterate[index]),
-            iterates=None if self.iterates is None else readonly(self.iterates[index]),
-            trace=self.trace.replicate(index),
-            diagnostics=self.diagnostics.replicate(index),
-            log=None if self.log is None else self.log.replicate(index),
-            replicates=None,
-        )
 
 
 # ============================================================================== shared checks
@@ -537,6 +323,58 @@ def _population(population: Any) -> AtomPopulation:
     return population
 
 
+@dataclass(frozen=True)
+class _Functional:
+    """What the boosting wrapper needs of a problem on atoms."""
+
+    view: Any
+    num_clients: int
+    num_atoms: int
+    shape: tuple[int, ...]
+    mu: float
+    target: np.ndarray | None
+    family: str
+
+    @property
+    def dimension(self) -> int:
+        return int(np.prod(self.shape))
+
+
+def _functional(problem: Any, mu: Any) -> _Functional:
+    """An AtomPopulation (μ its own) or the digits federation (μ given)."""
+    if isinstance(problem, DigitsFederation):
+        if mu is None:
+            raise ParameterError(
+                parameter="mu",
+                value=None,
+                rule="the digits federation has no regulariser of its own: give μ > 0",
+            )
+        mu = check_real("mu", mu, positive=True)
+        return _Functional(
+            view=problem.view(),
+            num_clients=problem.clients,
+            num_atoms=problem.atoms,
+            shape=(problem.atoms, problem.classes),
+            mu=mu,
+            target=None,
+            family=f"digits (s = {problem.s:g})",
+        )
+    population = _population(problem)
+    if mu is not None:
+        raise ParameterError(
+            parameter="mu", value=mu, rule="an AtomPopulation carries its own μ (population.mu)"
+        )
+    return _Functional(
+        view=population.kernel_view(),
+        num_clients=population.num_clients,
+        num_atoms=population.num_atoms,
+        shape=population.function_shape,
+        mu=float(population.mu),
+        target=population.global_optimum(),
+        family=population.family,
+    )
+
+
 def _init(init: Any, dimension: int, shape: tuple[int, ...]) -> np.ndarray:
     if init is None:
         return np.zeros(dimension)
@@ -552,7 +390,7 @@ def _init(init: Any, dimension: int, shape: tuple[int, ...]) -> np.ndarray:
 
 def _boosting(
     algorithm: str,
-    population: AtomPopulation,
+    population: _Functional,
     oracle: Any,
     *,
     norm: str,
@@ -588,11 +426,9 @@ def _boosting(
     for name, flag in (("record", record), ("check", check)):
         if not isinstance(flag, bool | np.bool_):
             raise ParameterError(parameter=name, value=flag, rule="must be True or False")
-    start = _init(init, d, population.function_shape)
+    start = _init(init, d, population.shape)
     streams, masks = _randomness(seed, reps, n, rounds, per_round)
-    bound = _bind(
-        oracle, dimension=d, points=None, target=population.global_optimum(), seeds=streams
-    )
+    bound = _bind(oracle, dimension=d, points=None, target=population.target, seeds=streams)
     gamma = oracle_gamma(bound)
     logs = _log_arrays(masks.shape[0], n, K, d, log)
     step = FunctionalBoosting(
@@ -615,7 +451,7 @@ def _boosting(
         log_gradients=logs[3],
     )
     output = _run_loop(
-        algorithm, population.kernel_view(), step, masks, start, n, bool(record), bound, check
+        algorithm, population.view, step, masks, start, n, bool(record), bound, check
     )
     function = output.server
     if projection < np.inf:
@@ -632,7 +468,7 @@ def _boosting(
         step,
         bound,
         reps,
-        population.function_shape,
+        population.shape,
         function,
         log,
         steps_of_round,
@@ -647,7 +483,7 @@ def _boosting(
             "k0": k0,
             "mu": float(population.mu),
             "clients_per_round": per_round,
-            "population": population.family,
+            "problem": population.family,
         },
     )
 
@@ -656,7 +492,7 @@ def _boosting(
 
 
 def ffgb(
-    population: AtomPopulation,
+    population: AtomPopulation | DigitsFederation,
     oracle: Any,
     *,
     rounds: int,
@@ -664,6 +500,7 @@ def ffgb(
     residual: str = "reset",
     eta0: float = 2.0,
     k0: float = 1.0,
+    mu: float | None = None,
     clients_per_round: int | None = None,
     init: np.ndarray | None = None,
     replicates: int | None = None,
@@ -672,7 +509,7 @@ def ffgb(
     log_round: int | None = None,
     check: bool = True,
 ) -> FFGBRun:
-    """FFGB: Algorithms 1 and 2 (Theorem 3.1), on a finite-atom population.
+    """FFGB: Algorithms 1 and 2 (Theorem 3.1), on a finite-atom population or the digits.
 
     Every round, each sampled client runs K steps of restricted functional gradient descent
     with the error-feedback residual Δ — φ = Δ + ∇R_i[g], h = WO(φ), g ← g − η(h + μg),
@@ -682,7 +519,10 @@ def ffgb(
     Parameters
     ----------
     population
-        The problem (Theorem 3.1 assumes α_i = α; any population runs).
+        The problem: an :class:`~fedtheory.papers.ffgb.populations.AtomPopulation` (Theorem
+        3.1 assumes α_i = α; any population runs) or the digits federation of the experiments
+        (:func:`~fedtheory.papers.ffgb.digits.digits_federation`; softmax cross-entropy,
+        functions are (P, 10) values on its train and test atoms).
     oracle
         A weak learner in the L²(α_i) norm (9), e.g. ``oracles.scale(0.5)``; learned oracles
         (no asserted γ) run too, their γ is measured.
@@ -694,6 +534,9 @@ def ffgb(
         §6.2]).
     eta0, k0
         η0 > 0 and k0 ≥ 0.
+    mu
+        μ > 0 for the digits federation (the paper does not state it; η0 = 2 with μ = 0.2 is
+        App. B's η0 = 10 on η0/(tK + k + 1)); an AtomPopulation carries its own.
     clients_per_round
         m in [1, N] sampled uniformly without replacement per round (App. F); default N.
     init
@@ -733,10 +576,10 @@ def ffgb(
     >>> bool(pop.error(run.function) < 1e-10)
     True
     """
-    population = _population(population)
+    problem = _functional(population, mu)
     return _boosting(
         "ffgb",
-        population,
+        problem,
         oracle,
         norm="l2",
         rounds=rounds,
@@ -850,7 +693,7 @@ def ffgb_c(
     printed = variant == "printed"
     return _boosting(
         "ffgb_c",
-        population,
+        _functional(population, None),
         oracle,
         norm="sup",
         rounds=rounds,
