@@ -124,7 +124,8 @@ radius_linear = radius_tv.claim(
     sweeps=_c7_sweeps(["private-zero", "private-adversarial"], _EPS),
     notes=(
         "Check C7/(P5). Read along ε: for private atoms ω_TV = ε(1 − 1/N) exactly, and the "
-        "radius is evaluated at the measured ω_TV of every point. At γ = 1 the radius's oracle-floor term vanishes and its slope in ω_TV "
+        "radius is evaluated at the measured ω_TV of every point. "
+        "At γ = 1 the radius's oracle-floor term vanishes and its slope in ω_TV "
         "is 1; the private-atom constructions reach it (guide: slope 1.00). Spread-out "
         "Dirichlet mixtures give err ∝ ω² (below the radius, judged by "
         "ffgb/thm32/omega-explicit)."
