@@ -26,6 +26,7 @@ from fedtheory import bounds
 from fedtheory.figures import FigureScript, main
 from fedtheory.plotting import MEASURED_STYLE, PALETTE, REFERENCE_COLOR
 from fedtheory.verify import ClaimResult
+from fedtheory.verify.measurements import PointMeasurements
 
 RESET = "ffgb/thm31/floor-bound"
 NO_RESIDUAL = "ffgb/thm31/no-residual-floor"
@@ -34,7 +35,9 @@ ORACLES = {"scale": PALETTE[0], "biased": PALETTE[1], "topk": PALETTE[2]}
 FIT_FROM = 4
 
 
-def _curves(result: ClaimResult) -> dict[tuple[int, str], tuple[np.ndarray, np.ndarray, list]]:
+def _curves(
+    result: ClaimResult,
+) -> dict[tuple[int, str], tuple[np.ndarray, np.ndarray, list[PointMeasurements]]]:
     """(population, oracle) -> (K, mean error, points)."""
     data = result.measurements
     assert data is not None

@@ -21,8 +21,10 @@ Data: the claims ``ffgb/thm32/omega-explicit`` and ``ffgb/thm33/error-vanishes-w
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
@@ -42,7 +44,7 @@ FAMILIES = {
 }
 
 
-def _tv_panel(ax, result: ClaimResult) -> None:
+def _tv_panel(ax: Axes, result: ClaimResult) -> None:
     data = result.measurements
     assert data is not None
     for key, curve in data.groups("eps"):
@@ -52,7 +54,7 @@ def _tv_panel(ax, result: ClaimResult) -> None:
         errors = np.array([float(np.mean(p["err"])) for p in points])
         ax.plot(omega, errors, color=color, label=label, **MEASURED_STYLE)
     first = data.points[0]
-    constants = {name: float(first[name][0]) for name in ("G", "B", "mu")}
+    constants: dict[str, Any] = {name: float(first[name][0]) for name in ("G", "B", "mu")}
     gamma = float(first.params["gamma"])
     omegas = np.array([float(np.mean(p["omega_TV"])) for p in data.points])
     grid = np.geomspace(omegas[omegas > 0].min(), omegas.max(), 60)
@@ -89,7 +91,7 @@ def _tv_panel(ax, result: ClaimResult) -> None:
     ax.legend(fontsize=8, loc="lower right")
 
 
-def _w1_panel(ax, result: ClaimResult) -> None:
+def _w1_panel(ax: Axes, result: ClaimResult) -> None:
     data = result.measurements
     assert data is not None
     count = sum(

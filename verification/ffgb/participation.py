@@ -38,6 +38,9 @@ _FIXED = {"num_atoms": 50, "num_clients": _N, "mu": 0.1, "K": 4, "population": 2
 _PARTIAL = [1, 2, 5]
 _TIMES = [100, 200, 400, 800, 1600]
 
+# the T-rate of Theorem F.1 as T → ∞ (log T/T: the power −1), read from the registry
+THMF1_IN_T = float(THMF1.exponent("T").power)
+
 # The rival of the ratio claim: sampling *with* replacement has variance ∝ 1/m, without the
 # finite-population factor (N − m)/(N − 1); the error divided by the bound's m-part would then
 # grow like (N − 1)/(N − m), whose log-log slope over m ∈ {1, 2, 5} is this.
@@ -46,7 +49,7 @@ WITH_REPLACEMENT_IN_M = float(
 )
 
 
-def _sampling_part(bound: bounds.Bound, m: int, **values: float) -> float:
+def _sampling_part(bound: bounds.Bound, m: int, **values: Any) -> float:
     """The m-dependent part of a partial-participation bound (C = 1): its value at m minus its
     value at m = N, i.e. the sampling term of Lemma F.1 as the registry states it."""
     n = float(values["N"])
@@ -92,8 +95,9 @@ def partial_participation(params: dict[str, Any], seed: int) -> dict[str, float]
         "N": float(n),
         "tolerance": 1e-10,
     }
+    sampling = _sampling_part(THMF1_CORRECTED, m, **values)  # 0 at m = N
     if m < n:
-        outputs["ratio"] = err / _sampling_part(THMF1_CORRECTED, m, **values)
+        outputs["ratio"] = err / sampling
     return outputs
 
 
@@ -153,20 +157,27 @@ sampling_in_m = runs.claim(
 sampling_in_t = runs.claim(
     id="ffgb/thmf1/sampling-term-in-t",
     statement=(
-        "With m < N clients per round the error decays like Theorem F.1's bound in T, "
-        "log T/T (its sampling term, and at γ = 1 its drift term)."
+        "With m < N clients per round the error decays in T at the rate of Theorem F.1's "
+        "bound, log T/T up to the log (its sampling term, and at γ = 1 its drift term)."
     ),
-    criterion=RateExponent("T", "err", expected=THMF1, bound_args={"C": 1.0}, band=0.3),
+    criterion=RateExponent(
+        "T",
+        "err",
+        expected=THMF1_IN_T,
+        band=0.25,
+        alternatives={"1/√T": THMF1_IN_T / 2, "1/T²": 2 * THMF1_IN_T},
+    ),
     bound=THMF1,
     uses=[THMF1, THMF1_CORRECTED],
     sweeps={
-        "smoke": Sweep(grid={"m": [2], "T": [100, 400, 1600]}, fixed=_FIXED, replicates=8),
-        "quick": Sweep(grid={"m": _PARTIAL, "T": _TIMES}, fixed=_FIXED, replicates=16),
+        "smoke": Sweep(grid={"m": [2], "T": [100, 400, 1600]}, fixed=_FIXED, replicates=32),
+        "quick": Sweep(grid={"m": _PARTIAL, "T": _TIMES}, fixed=_FIXED, replicates=32),
     },
     notes=(
-        "Check C6: T ∈ {100, …, 1600}, 16 replicates per point; the expected slope is the "
-        "bound's own log-log slope there (≈ −0.85: log T/T), the band ±0.3 covers the guide's "
-        "[−1.2, −0.7]. At γ = 1 ffgb.thmf1 (printed) and ffgb.thmf1.corrected are the same "
-        "function."
+        "Check C6: T ∈ {100, …, 1600}, 32 replicates per point; the expected exponent is the "
+        "bound's power of T as T → ∞ (−1; its log T factor aside: the bound's own slope over "
+        "this range is ≈ −0.85, the data's ≈ −1.0 to −1.1), band ±0.25 (the guide's "
+        "[−1.2, −0.7] shifted to centre on −1). At γ = 1 ffgb.thmf1 (printed) and "
+        "ffgb.thmf1.corrected are the same function."
     ),
 )

@@ -285,7 +285,7 @@ no_residual_floor = floor_runs.claim(
         x_min=4,
     ),
     bound=NO_RESIDUAL,
-    uses=[NO_RESIDUAL, SQUARE_FLOOR],
+    uses=[SQUARE_FLOOR],
     sweeps=_floor_sweeps("none"),
     notes=(
         "Check C5: the no-residual limit regularises with μ/γ for every K "
@@ -308,12 +308,18 @@ def corollary_rate(params: dict[str, Any], seed: int) -> dict[str, float]:
     population, (oracle, oracle_seed) = _setup(params, seed)
     gamma = float(params["gamma"])
     times = np.array(_C4_TIMES, dtype=float)
-    if params["schedule"] == "sqrt":
-        ks = [math.ceil(math.sqrt(t)) for t in times]
-        rate = COR31.evaluate(C=1.0, T=times, G=1.0, gamma=gamma, mu=float(population.mu))
-    else:
-        ks = [math.ceil(float(k)) for k in COR31_K_STAR.evaluate(T=times, gamma=gamma)]
-        rate = COR31_BALANCED.evaluate(C=1.0, T=times, G=1.0, gamma=gamma, mu=float(population.mu))
+    mu = float(population.mu)
+    schedules = {
+        "sqrt": (
+            [math.ceil(math.sqrt(t)) for t in times],
+            COR31.evaluate(C=1.0, T=times, G=1.0, gamma=gamma, mu=mu),
+        ),
+        "balance": (
+            [math.ceil(float(k)) for k in COR31_K_STAR.evaluate(T=times, gamma=gamma)],
+            COR31_BALANCED.evaluate(C=1.0, T=times, G=1.0, gamma=gamma, mu=mu),
+        ),
+    }
+    ks, rate = schedules[str(params["schedule"])]
     errors = np.array(
         [
             population.error(
