@@ -120,6 +120,39 @@ def test_topk_keeps_the_fewest_atoms(seed: int, gamma: float) -> None:
     assert ref.l2((fewer - phi)[:, None], w) > (1 - gamma) * ref.l2(phi[:, None], w)
 
 
+@pytest.mark.parametrize("norm", ["l2", "sup"])
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    atoms=st.integers(2, 40),
+    spread=st.sampled_from([0, 8, 12, 30]),
+)
+def test_topk_at_gamma_one_is_the_identity_on_the_support(
+    norm: str, seed: int, atoms: int, spread: int
+) -> None:
+    """At γ = 1 condition (9)/(13) reads ‖h − φ‖ ≤ 0: the only admissible answer is h = φ on
+    supp α, bit for bit, and the measured ratio is exactly 0 — also when the scores span more
+    than the 16 digits of a double (entries 10^{-spread} next to 1), where total − kept
+    cancels to 0 before the smallest atoms are in."""
+    phi, w, g, rng = _problem(seed, atoms, 1, 2)
+    phi = phi * 10.0 ** -rng.integers(0, spread + 1, size=atoms)
+    h, ratio = _call(oracles.topk(1.0, norm=norm), phi, w, g)
+    support = w > 0
+    assert np.array_equal(h[support], phi[support])
+    assert ratio == 0.0
+
+
+def test_topk_at_gamma_one_keeps_atoms_below_the_total_s_rounding() -> None:
+    """One unit atom and nine of score 1e-18 (< ulp(1)/2): 1 + 9e-18 rounds to 1, so the
+    mass left after keeping the first atom computed as total − kept is 0 and the nine would be
+    dropped (ratio 3e-9 > 0 = 1 − γ, the ConditionError FFGB raised at round 386, K = 4)."""
+    phi = np.array([1.0] + [1e-9] * 9)
+    w = np.full(10, 0.1)
+    h, ratio = _call(oracles.topk(1.0), phi, w, np.zeros(10))
+    assert np.array_equal(h, phi)
+    assert ratio == 0.0
+
+
 @pytest.mark.parametrize("kind", ["scale", "biased"])
 @settings(max_examples=30, deadline=None)
 @given(

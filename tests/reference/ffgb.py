@@ -132,16 +132,16 @@ def topk_oracle(gamma: float, kind: str) -> Oracle:
         scores = np.where(w > 0, w * squares if kind == "l2" else np.sqrt(squares), 0.0)
         order = np.argsort(-scores, kind="stable")
         h = np.zeros_like(phi)
-        total = scores.sum()
-        rest = total
+        # the mass left out when the first s atoms are kept, summed from the smallest score up
+        rest = np.append(np.cumsum(scores[order][::-1])[::-1], 0.0)
+        total = rest[0] if rest.size > 1 else 0.0
         top = scores.max(initial=0.0)
-        for x in order:
+        for s, x in enumerate(order):
             if scores[x] <= 0:
                 break
             if kind == "l2":
-                if rest <= (1 - gamma) ** 2 * total:
+                if rest[s] <= (1 - gamma) ** 2 * total:
                     break
-                rest -= scores[x]
             elif scores[x] <= (1 - gamma) * top:
                 break
             h[x] = phi[x]

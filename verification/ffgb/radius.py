@@ -170,7 +170,8 @@ def ffgb_l_radius(params: dict[str, Any], seed: int) -> dict[str, float]:
     """FFGB.L (corrected: query WO(u_i − Δ), η = 4/(tK + k + 3)) on translated supports with
     shifts δ ∈ {0.01, 0.03, 0.1, 0.3}: the log-log slope of the error in ω_W1 and that of
     Theorem 3.3's radius (DL² + BL)ω_W1/(γ²μ) over the same runs, the error at δ = 0 and the
-    largest and smallest ω_TV over δ > 0."""
+    largest and smallest ω_TV over δ > 0; ``err_j``, ``omega_W1_j`` and ``radius_j`` are
+    the curve at the j-th shift."""
     common = {
         "num_clients": int(params["N"]),
         "points_per_client": int(params["M"]),
@@ -211,7 +212,13 @@ def ffgb_l_radius(params: dict[str, Any], seed: int) -> dict[str, float]:
         )
     err0, _ = run(0.0)
     w = np.array(omegas)
+    curve = {}  # the curve itself, per shift (drawn by figures/ffgb_radius.py)
+    for j in range(len(_DELTAS)):
+        curve.update(
+            {f"err_{j}": errors[j], f"omega_W1_{j}": omegas[j], f"radius_{j}": float(radii[j])}
+        )
     return {
+        **curve,
         "slope": _slope(w, np.array(errors)),
         "bound_slope": _slope(w, np.array(radii)),
         "err_delta0": err0,

@@ -119,7 +119,7 @@ explicit_runs = Measurement(
         "quick": Sweep(
             grid={
                 "oracle": _ORACLES,
-                "gamma": [0.3, 0.7, 0.95],
+                "gamma": [0.3, 0.7, 1.0],
                 "K": [1, 4, 16],
                 "T": [50, 400],
             },
@@ -144,9 +144,7 @@ explicit_bound = explicit_runs.claim(
     notes=(
         "Guide §3.9 (derived, C1). G is the largest gradient norm measured along the run, the "
         "tightest G Assumption 3.1 allows; the bound is still loose by orders of magnitude "
-        "(see the resolving power), so a pass is weak evidence but a must-hold. γ ∈ {0.3, 0.7, "
-        "0.95}: γ = 1 is judged by ffgb/thm31/exact-oracle-rate (the top-k oracle at γ = 1 "
-        "trips its own exact-condition check on rounding, ratio ~1e-8 > 0)."
+        "(see the resolving power), so a pass is weak evidence but a must-hold. γ ∈ {0.3, 0.7, 1}."
     ),
 )
 
@@ -287,7 +285,7 @@ no_residual_floor = floor_runs.claim(
         x_min=4,
     ),
     bound=NO_RESIDUAL,
-    uses=[NO_RESIDUAL, SQUARE_FLOOR],
+    uses=[SQUARE_FLOOR],
     sweeps=_floor_sweeps("none"),
     notes=(
         "Check C5: the no-residual limit regularises with μ/γ for every K "
@@ -310,12 +308,18 @@ def corollary_rate(params: dict[str, Any], seed: int) -> dict[str, float]:
     population, (oracle, oracle_seed) = _setup(params, seed)
     gamma = float(params["gamma"])
     times = np.array(_C4_TIMES, dtype=float)
-    if params["schedule"] == "sqrt":
-        ks = [math.ceil(math.sqrt(t)) for t in times]
-        rate = COR31.evaluate(C=1.0, T=times, G=1.0, gamma=gamma, mu=float(population.mu))
-    else:
-        ks = [math.ceil(float(k)) for k in COR31_K_STAR.evaluate(T=times, gamma=gamma)]
-        rate = COR31_BALANCED.evaluate(C=1.0, T=times, G=1.0, gamma=gamma, mu=float(population.mu))
+    mu = float(population.mu)
+    schedules = {
+        "sqrt": (
+            [math.ceil(math.sqrt(t)) for t in times],
+            COR31.evaluate(C=1.0, T=times, G=1.0, gamma=gamma, mu=mu),
+        ),
+        "balance": (
+            [math.ceil(float(k)) for k in COR31_K_STAR.evaluate(T=times, gamma=gamma)],
+            COR31_BALANCED.evaluate(C=1.0, T=times, G=1.0, gamma=gamma, mu=mu),
+        ),
+    }
+    ks, rate = schedules[str(params["schedule"])]
     errors = np.array(
         [
             population.error(
