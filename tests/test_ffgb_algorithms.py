@@ -481,3 +481,21 @@ def test_ffgb_runs_on_the_digits_with_a_learned_oracle() -> None:
         ffgb(federation, oracle, rounds=1, local_steps=1)
     with pytest.raises(ParameterError, match="carries its own μ"):
         ffgb(semi_heterogeneous(seed=0), oracles.scale(0.5), rounds=1, local_steps=1, mu=0.1)
+
+
+@pytest.mark.parametrize("gamma", [0.75, 0.8, 0.9])
+@pytest.mark.parametrize("kind", ["scale", "biased"])
+def test_exact_lipschitz_oracles_pass_their_own_check(kind: str, gamma: float) -> None:
+    """The Lipschitz ratio of an exact oracle is 1 − γ up to the rounding of difference
+    quotients at close atoms (~1e-11 relative, above the 1e-12 of the L² and sup checks, which
+    made scale(0.75, "lip") raise at round 0): FFGB.L checks (19)–(20) at 1e-9, and the worst
+    ratio it records is still 1 − γ to that tolerance."""
+    from fedtheory.papers.ffgb.steps import LIPSCHITZ_RATIO_TOLERANCE
+
+    for seed in range(6):
+        data = translated_supports(delta=0.4, seed=seed)
+        run = ffgb_l(data, oracles.ORACLES[kind](gamma, norm="lip"), rounds=20, local_steps=4)
+        worst = float(run.diagnostics.worst_ratio)
+        assert worst <= (1.0 - gamma) * (1.0 + LIPSCHITZ_RATIO_TOLERANCE)
+        if kind == "scale":  # h = γφ: the ratio is exactly 1 − γ up to rounding
+            assert worst == pytest.approx(1.0 - gamma, rel=1e-9)

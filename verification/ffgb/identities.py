@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from fedtheory import bounds
-from fedtheory.errors import ConditionError
 from fedtheory.papers.ffgb import (
     dirichlet_mixture,
     distances,
@@ -201,13 +200,6 @@ E2_PRINTED = bounds.get("ffgb.lemmae2")
 E2_CORRECTED = bounds.get("ffgb.lemmae2.corrected")
 
 
-# The library checks (19)–(20) at relative tolerance 1e-12, below the rounding of the Lipschitz
-# seminorm at close points: the biased oracle sits on the boundary ‖h − φ‖ = (1 − γ)‖φ‖ and its
-# measured ratio exceeds 1 − γ by up to 1e-11 (relative) on some seeds. The runs below check
-# it themselves at 1e-9 instead.
-_LIP_RATIO_TOLERANCE = 1e-9
-
-
 def ffgb_l_norms(params: dict[str, Any], seed: int) -> dict[str, float]:
     """Sup norms on supp α_i and Lipschitz constants of Δ, h and g along an FFGB.L run."""
     data = translated_supports(delta=float(params["delta"]), seed=seed)
@@ -219,16 +211,8 @@ def ffgb_l_norms(params: dict[str, Any], seed: int) -> dict[str, float]:
         rounds=int(params["T"]),
         local_steps=int(params["K"]),
         seed=seed,
-        check=False,
     )
     d = run.diagnostics
-    if d.worst_ratio > (1.0 - gamma) * (1.0 + _LIP_RATIO_TOLERANCE):
-        raise ConditionError(
-            f"ffgb_l: weak learner {oracle.describe()}",
-            "‖h − φ‖ ≤ (1 − γ)‖φ‖ in the lip norm (19)–(20)",
-            {"ratio": float(d.worst_ratio), "1-gamma": 1.0 - gamma},
-            note=f"relative tolerance {_LIP_RATIO_TOLERANCE:g}",
-        )
     return {
         "B": float(data.label_bound),
         "L": float(data.lipschitz),

@@ -66,6 +66,7 @@ from fedtheory.papers.ffgb.runs import BoostingDiagnostics, FFGBRun, RoundLog
 from fedtheory.papers.ffgb.steps import (
     FIRST_VIOLATION_CALL,
     FIRST_VIOLATION_RATIO,
+    LIPSCHITZ_RATIO_TOLERANCE,
     RATIO_TOLERANCE,
     RESIDUAL_MODES,
     FunctionalBoosting,
@@ -252,7 +253,10 @@ def _raise_violation(
             f"{algorithm}: weak learner {_describe(oracle)}",
             f"‖h − φ‖ ≤ (1 − γ)‖φ‖ in the {norm} norm {_EQUATIONS[norm]}",
             values,
-            note=f"checked on every call, relative tolerance {RATIO_TOLERANCE:g}",
+            note=(
+                "checked on every call, relative tolerance "
+                f"{LIPSCHITZ_RATIO_TOLERANCE if algorithm == 'ffgb_l' else RATIO_TOLERANCE:g}"
+            ),
         )
 
 

@@ -108,8 +108,14 @@ START_CLIPS = 12
 NORM_BASE = 13
 #: Number of diagnostics slots per replicate.
 SLOTS = NORM_BASE + len(QUANTITIES) * len(NORMS)
-#: Relative tolerance of the γ-condition.
+#: Relative tolerance of the γ-condition in the L² and sup norms (guide §5: "to 1e-12").
 RATIO_TOLERANCE = 1e-12
+#: Relative tolerance of the γ-condition in the Lipschitz norm (19)–(20): the Lipschitz constant
+#: is a largest difference quotient over pairs of atoms, whose rounding at close atoms reaches
+#: ~1e-11 relative (the ``biased`` oracle sits on the boundary ‖h − φ‖ = (1 − γ)‖φ‖, and
+#: ``scale(γ, norm="lip")`` with γ = 0.75 measured 1 − γ + 1e-11 at round 0), so 1e-12 raised on
+#: exact oracles.
+LIPSCHITZ_RATIO_TOLERANCE = 1e-9
 
 
 def initial_diagnostics(replicates: int) -> np.ndarray:
@@ -141,15 +147,22 @@ client_target = dispatch("client_target", "i")
 
 @njit
 def _record_ratio(
-    diagnostics: np.ndarray, ratio: float, threshold: float, t: int, i: int, k: int
+    diagnostics: np.ndarray,
+    ratio: float,
+    threshold: float,
+    tolerance: float,
+    t: int,
+    i: int,
+    k: int,
 ) -> None:
-    """Keep the worst ratio and its call, and the first call above the threshold."""
+    """Keep the worst ratio and its call, and the first call above the threshold (relative
+    ``tolerance``)."""
     if ratio > diagnostics[WORST_RATIO]:
         diagnostics[WORST_RATIO] = ratio
         diagnostics[WORST_CALL] = t
         diagnostics[WORST_CALL + 1] = i
         diagnostics[WORST_CALL + 2] = k
-    if ratio > threshold * (1.0 + RATIO_TOLERANCE) and diagnostics[FIRST_VIOLATION_CALL] < 0:
+    if ratio > threshold * (1.0 + tolerance) and diagnostics[FIRST_VIOLATION_CALL] < 0:
         diagnostics[FIRST_VIOLATION_RATIO] = ratio
         diagnostics[FIRST_VIOLATION_CALL] = t
         diagnostics[FIRST_VIOLATION_CALL + 1] = i
@@ -321,7 +334,7 @@ def _boosting_update(
             for j in range(d):
                 query[j] = delta[j] + gradient[j]
         ratio = weak_learner(rule.oracle, r, t, i, k, query, weights, g, learner)
-        _record_ratio(diagnostics, ratio, rule.threshold, t, i, k)
+        _record_ratio(diagnostics, ratio, rule.threshold, RATIO_TOLERANCE, t, i, k)
         if logging:
             rule.log_iterates[r, i, k - 1, :] = g
             rule.log_learners[r, i, k - 1, :] = learner
@@ -477,7 +490,7 @@ def _lipschitz_update(
         for j in range(d):
             query[j] = sign * (target[j] - delta[j])
         ratio = weak_learner(rule.oracle, r, t, i, k, query, weights, g, learner)
-        _record_ratio(diagnostics, ratio, rule.threshold, t, i, k)
+        _record_ratio(diagnostics, ratio, rule.threshold, LIPSCHITZ_RATIO_TOLERANCE, t, i, k)
         if logging:
             rule.log_iterates[r, i, k - 1, :] = g
             rule.log_learners[r, i, k - 1, :] = learner
