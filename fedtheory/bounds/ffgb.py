@@ -505,6 +505,11 @@ register_terms(
     quantity_latex=r"\mathbb{E}" + ERR_TEX,
     statement=_PP + " FFGB.C: Theorem 3.2's five terms plus the sampling term.",
     hypotheses=[GAMMA_LE_1, B_MIN, OMEGA_TV_LE_1, M_LE_N, N_GE_2],
+    unjudged=(
+        "order statement, not yet judged on data: its sampling term is F.1's (judged by "
+        "ffgb/thmf1/*) and its other terms are Theorem 3.2's (ffgb/thm32/*); FFGB.C with m < N "
+        "is not run by a claim yet"
+    ),
     meanings={"B": "L∞ radius of FFGB.C's feasible set 𝒞 = B^∞(B)"},
     example={**_THM32_EXAMPLE, **_PP_EXAMPLE},
 )
@@ -524,6 +529,11 @@ register_terms(
     hypotheses=[GAMMA_LE_1, M_LE_N, N_GE_2],
     meanings=FFGBL_MEANINGS,
     example={**_THM33_EXAMPLE, **_PP_EXAMPLE},
+    unjudged=(
+        "order statement, not yet judged on data: its sampling term is F.1's with FFGB.L's G² "
+        "(F.1 is judged by ffgb/thmf1/*) and its other terms are Theorem E.1's (ffgb/thm33/*); "
+        "FFGB.L with m < N is not run by a claim yet"
+    ),
 )
 
 # ====================================================================== exact limit points (§3.8)
