@@ -835,8 +835,25 @@ def test_identity_every_exact_holds():
     b = [[0.1, 0.2], [1.0 / 3.0, 2.0 / 3.0], [5.0, 7.0]]
     verdict = Identity("a", "b").judge(identity_data(b, b))
     assert verdict.outcome == HOLDS
-    assert verdict.numbers == {"max_rel_diff": 0.0, "worst_tolerance_ratio": 0.0}
+    assert verdict.numbers == {
+        "max_abs_diff": 0.0,
+        "max_rel_diff": 0.0,
+        "worst_tolerance_ratio": 0.0,
+    }
     assert verdict.counterexample is None
+
+
+def test_identity_against_zero_reports_the_absolute_difference():
+    """A relative difference to a reference of 0 is meaningless (it read 8.9e+284 for a 9e-16
+    gap): the verdict then gives the absolute one."""
+    zero = [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]
+    near = [[2e-16, 0.0], [0.0, -9e-16], [0.0, 0.0]]
+    verdict = Identity("a", "b", atol=1e-12).judge(identity_data(near, zero))
+    assert verdict.outcome == HOLDS
+    assert verdict.measured == "max abs. diff 9e-16"
+    assert "max_rel_diff" not in verdict.numbers
+    assert verdict.numbers["max_abs_diff"] == pytest.approx(9e-16)
+    assert all(row["max_rel_diff"] is None for row in verdict.table)
 
 
 def test_identity_every_perturbed_replicate_is_violated():

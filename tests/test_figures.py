@@ -160,4 +160,6 @@ def test_malformed_scripts_are_refused(tmp_path):
 def test_the_repository_figures_load():
     scripts = discover_figures(Path(__file__).resolve().parents[1] / "figures")
     assert {"minimax_dichotomy", "minimax_fig1"} <= set(scripts)
-    assert all(script.claims.startswith(("minimax/", "fedlrgd/")) for script in scripts.values())
+    assert all(
+        script.claims.startswith(("minimax/", "fedlrgd/", "ffgb/")) for script in scripts.values()
+    )

@@ -15,7 +15,7 @@ Importing this package registers the bounds of every paper module.
 from __future__ import annotations
 
 # paper modules register their bounds on import
-from fedtheory.bounds import classic, fedlrgd, minimax
+from fedtheory.bounds import classic, fedlrgd, ffgb, minimax
 from fedtheory.bounds._analysis import Crossover, Exponent
 from fedtheory.bounds._bound import (
     KINDS,
@@ -49,6 +49,7 @@ __all__ = [
     "Vocabulary",
     "classic",
     "fedlrgd",
+    "ffgb",
     "get",
     "ids",
     "iter_bounds",

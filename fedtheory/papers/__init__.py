@@ -12,6 +12,7 @@ key         paper
 ==========  ====================================================================================
 minimax     Chen, Zheng, Long & Su — minimax personalized FL, FedAvg vs local training
 fedlrgd     Jadbabaie, Makur & Shah — federated optimization of smooth losses, FedLRGD
+ffgb        Shen, Hassani, Kale & Karbasi — federated functional gradient boosting
 ==========  ====================================================================================
 
 The subpackages are imported on first use::
@@ -26,7 +27,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["fedlrgd", "minimax"]
+__all__ = ["fedlrgd", "ffgb", "minimax"]
 
 
 def __getattr__(name: str) -> Any:

@@ -22,6 +22,10 @@ softmax(v) − e_y has Euclidean norm at most √2 (G = √2, guide §1).
 - :meth:`DigitsFederation.view` is the kernel view :class:`DigitsView`, whose kernel
   ``loss_gradient(view, i, g, out)`` writes ∇R_i[g] = softmax(g(x)) − e_{y(x)} on supp α_i and
   0 elsewhere (the client step of FFGB calls it on the problem view);
+- :meth:`DigitsFederation.population` is the same problem as an
+  :class:`~fedtheory.papers.ffgb.populations.AtomPopulation` (softmax loss, q_i(x) = e_{y(x)},
+  zero extension), the input of :func:`~fedtheory.papers.ffgb.algorithms.ffgb`: its kernel view
+  computes the same ∇R_i[g] as :class:`DigitsView`, bit for bit;
 - :meth:`DigitsFederation.accuracy` and :meth:`DigitsFederation.risk` evaluate a flattened
   function on the training or test atoms.
 
@@ -49,6 +53,7 @@ from fedtheory._checks import check_int, check_real
 from fedtheory._jit import njit
 from fedtheory._seeds import Seed, generator
 from fedtheory.errors import MissingExtraError, ParameterError
+from fedtheory.papers.ffgb.populations import AtomPopulation
 
 __all__ = [
     "DIGITS_CLASSES",
@@ -245,6 +250,33 @@ class DigitsFederation:
         """The kernel view (labels, α_i, c) with the ``loss_gradient`` kernel."""
         return DigitsView(
             kernel_array(self.labels, np.int64), kernel_array(self.alpha), DIGITS_CLASSES
+        )
+
+    def population(self, mu: float) -> AtomPopulation:
+        """The federation as the finite-atom population that :func:`~.algorithms.ffgb` runs on.
+
+        Softmax cross-entropy (1) with q_i(x) = e_{y(x)} (the atom's one-hot label, the same for
+        every client), the marginals α_i and the zero extension off supp α_i: its kernel view's
+        ``loss_gradient`` is :class:`DigitsView`'s, softmax(g(x)) − e_{y(x)} on supp α_i and 0
+        elsewhere. The paper's experiments have no Tikhonov term, but FFGB's step
+        η0/(μ(tK + k + k0)) needs μ > 0: pass a small μ and η0·μ as ``eta0`` to run the
+        paper's step η0/(tK + k + 1) with a negligible μg in the update.
+
+        Parameters
+        ----------
+        mu
+            μ > 0, the population's Tikhonov weight (3).
+
+        Raises
+        ------
+        ParameterError
+            If μ is not a positive real.
+        """
+        mu = check_real("mu", mu, positive=True)
+        onehot = np.eye(DIGITS_CLASSES)[self.labels]
+        labels = np.broadcast_to(onehot, (self.clients, self.atoms, DIGITS_CLASSES))
+        return AtomPopulation(
+            alpha=self.alpha, labels=labels, mu=mu, loss="softmax", family=f"digits(s={self.s:g})"
         )
 
     def _values(self, f: Any) -> np.ndarray:

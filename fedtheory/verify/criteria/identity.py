@@ -128,6 +128,8 @@ class Identity(_PairwiseCriterion):
             else float(abs(diff.mean()) / max(abs(float(b.mean())), 1e-300)),
             "outcome": outcome,
         }
+        if not np.any(b):  # a relative difference to 0 says nothing: only the absolute one
+            row["max_rel_diff"] = None
         return _PointCheck(outcome, score, index, row, (float(a.min()), float(a.max())))
 
     def judge(self, data: Measurements, *, seed: int = 0) -> Verdict:
@@ -135,7 +137,13 @@ class Identity(_PairwiseCriterion):
         rows = comparison.rows
         outcome = combine_outcomes(comparison.outcomes)
         score, point, index, a_value, b_value = comparison.worst
-        max_rel = max(r["max_rel_diff"] for r in rows)
+        relative = [r["max_rel_diff"] for r in rows if r["max_rel_diff"] is not None]
+        max_rel = max(relative) if relative else None
+        max_abs = max(r["max_abs_diff"] for r in rows)
+        if max_rel is None:  # the reference is 0 at every point
+            what, size = "abs. diff", max_abs
+        else:
+            what, size = "rel. diff", max_rel
         counterexample = None
         if outcome == VIOLATED:
             counterexample = _counterexample(data, point, index, a=a_value, b=b_value)
@@ -147,15 +155,20 @@ class Identity(_PairwiseCriterion):
         elif outcome == INCONCLUSIVE:
             reason = "the mean difference is within Monte-Carlo error of the tolerance"
         else:
-            what = "rel. diff" if self.over == "every" else "rel. diff of the means"
-            reason = f"equal within tolerance at all {len(rows)} points (max {what} {max_rel:.2g})"
+            means = "" if self.over == "every" else " of the means"
+            reason = (
+                f"equal within tolerance at all {len(rows)} points (max {what}{means} {size:.2g})"
+            )
         return Verdict(
             outcome,
             reason,
             predicted=f"{self.a} = {self.source.label}",
-            measured=f"max rel. diff {max_rel:.2g}"
-            + ("" if self.over == "every" else " (of the means)"),
-            numbers={"max_rel_diff": max_rel, "worst_tolerance_ratio": score},
+            measured=f"max {what} {size:.2g}" + ("" if self.over == "every" else " (of the means)"),
+            numbers={
+                "max_abs_diff": max_abs,
+                "worst_tolerance_ratio": score,
+                **({} if max_rel is None else {"max_rel_diff": max_rel}),
+            },
             table=tuple(rows),
             figure=self._figure(
                 data,
