@@ -4,7 +4,7 @@ reading guide §4.2, checks X1–X3).
 Four panels, each the mean over the replicates (one s-partition each) with the range of the
 replicates shaded:
 
-(a) Fig. 3 analogue — test accuracy against communication rounds, FFGB (K = 2, tree oracle)
+(a) Fig. 3 analogue — test accuracy against communication rounds, FFGB (K = 2, MLP oracle)
     and FedAvg (the App. B.1 MLP), s = 0.1 (solid) and s = 0.3 (dashed);
 (b) Figs. 1/4 analogue — the same runs against models exchanged per client (FFGB N·K = 20 per
     round, FedAvg 2);
@@ -76,7 +76,8 @@ def _fedavg_panels(rounds_ax: Axes, models_ax: Axes, result: ClaimResult) -> Non
         fedavg = _curve(point, "fedavg_test")
         t_ffgb = np.arange(ffgb.shape[1])
         t_fedavg = np.arange(fedavg.shape[1])
-        _band(rounds_ax, t_ffgb, ffgb, PALETTE[0], style, f"FFGB (trees, K = {K}), s = {s:g}")
+        label = f"FFGB (MLP learners, K = {K}), s = {s:g}"
+        _band(rounds_ax, t_ffgb, ffgb, PALETTE[0], style, label)
         shown = t_fedavg <= horizon
         _band(
             rounds_ax,
