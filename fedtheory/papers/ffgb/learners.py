@@ -53,7 +53,7 @@ import numpy as np
 
 from fedtheory._arrays import kernel_array, readonly
 from fedtheory._checks import check_int, check_real, check_weights
-from fedtheory._jit import dispatch, njit
+from fedtheory._jit import njit
 from fedtheory._seeds import Seed, generator, seed_entropy
 from fedtheory.errors import ParameterError
 from fedtheory.papers.ffgb._mlp_net import (
@@ -62,6 +62,7 @@ from fedtheory.papers.ffgb._mlp_net import (
     _mlp_forward,
     _mlp_init,
 )
+from fedtheory.papers.ffgb.oracles import weak_learner
 
 __all__ = [
     "MLPOracle",
@@ -73,8 +74,6 @@ __all__ = [
     "tree_oracle",
 ]
 
-#: The generic kernel ``weak_learner(oracle, r, t, i, k, query, weights, g, out) -> ratio``.
-weak_learner = dispatch("weak_learner", *("r", "t", "i", "k", "query", "weights", "g", "out"))
 
 #: The largest tree depth accepted (a tree of depth D has at most 2^(D+1) − 1 nodes).
 MAX_TREE_DEPTH = 16

@@ -152,6 +152,25 @@ def _bound_points(points: Any, dimension: int) -> tuple[np.ndarray, np.ndarray, 
     return kernel_array(pairs, np.int64), kernel_array(weights), int(array.shape[0])
 
 
+@njit
+def _away_along(
+    norm: int,
+    gamma: float,
+    query: np.ndarray,
+    direction: np.ndarray,
+    weights: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """out = φ − (1 − γ)‖φ‖·v/‖v‖ in the norm on α_i (out = φ when ‖v‖ = 0); ``out`` may be
+    ``direction`` itself."""
+    size = _norm(norm, direction, weights)
+    shift = 0.0
+    if size > 0.0:
+        shift = (1.0 - gamma) * _norm(norm, query, weights) / size
+    for j in range(query.shape[0]):
+        out[j] = query[j] - shift * direction[j]
+
+
 # ============================================================================== scale
 
 
@@ -247,12 +266,7 @@ def _biased_kernel(
     out: np.ndarray,
 ) -> float:
     """h = φ − (1 − γ)‖φ‖·v/‖v‖ in the oracle's norm on α_i."""
-    size = _norm(oracle.norm, oracle.direction, weights)
-    shift = 0.0
-    if size > 0.0:
-        shift = (1.0 - oracle.gamma) * _norm(oracle.norm, query, weights) / size
-    for j in range(query.shape[0]):
-        out[j] = query[j] - shift * oracle.direction[j]
+    _away_along(oracle.norm, oracle.gamma, query, oracle.direction, weights, out)
     return _measured_ratio(
         oracle.norm, oracle.gamma, query, out, weights, oracle.pairs, oracle.pair_weights
     )
@@ -480,12 +494,7 @@ def _random_kernel(
     key = _call_key(oracle.seeds[r], t, i, k)
     for j in range(query.shape[0]):
         out[j] = _standard_normal(key, j)
-    size = _norm(oracle.norm, out, weights)
-    shift = 0.0
-    if size > 0.0:
-        shift = (1.0 - oracle.gamma) * _norm(oracle.norm, query, weights) / size
-    for j in range(query.shape[0]):
-        out[j] = query[j] - shift * out[j]
+    _away_along(oracle.norm, oracle.gamma, query, out, weights, out)
     return _simple_ratio(oracle.norm, query, out, weights)
 
 
@@ -543,12 +552,7 @@ def _adversarial_kernel(
     """h = φ − (1 − γ)‖φ‖·(g − f*)/‖g − f*‖ (h = φ when g = f* on supp α_i)."""
     for j in range(query.shape[0]):
         out[j] = g[j] - oracle.target[j]
-    size = _norm(oracle.norm, out, weights)
-    shift = 0.0
-    if size > 0.0:
-        shift = (1.0 - oracle.gamma) * _norm(oracle.norm, query, weights) / size
-    for j in range(query.shape[0]):
-        out[j] = query[j] - shift * out[j]
+    _away_along(oracle.norm, oracle.gamma, query, out, weights, out)
     return _simple_ratio(oracle.norm, query, out, weights)
 
 
