@@ -9,11 +9,23 @@ and individual fairness in federated learning*.
 - exact optima through cvxpy (:mod:`~fedtheory.papers.gifair.exact`): the fair optimum, the
   all-orderings epigraph, the trade-off curve and the baselines' objectives;
 - the metrics of Definition 2.1 and the tables (:mod:`~fedtheory.papers.gifair.metrics`).
+- GIFAIR-FL-Global, GIFAIR-FL-Per and FedAvg as printed on the core round loop, with the
+  fair aggregation server step (:mod:`~fedtheory.papers.gifair.steps`), the step-size
+  schedules (:mod:`~fedtheory.papers.gifair.algorithms`), their result
+  (:mod:`~fedtheory.papers.gifair.runs`) and the kernel views of the problems (``_samples``).
 """
 
 from __future__ import annotations
 
 from fedtheory.papers.gifair import datasets, exact, metrics
+from fedtheory.papers.gifair.algorithms import (
+    StepSchedule,
+    decaying_steps,
+    fedavg_printed,
+    gifair_global,
+    gifair_per,
+    sqrt_steps,
+)
 from fedtheory.papers.gifair.datasets import (
     digits_groups,
     femnist_groups_like,
@@ -35,26 +47,37 @@ from fedtheory.papers.gifair.problems import (
     GroupedQuadratics,
     grouped_quadratics,
 )
+from fedtheory.papers.gifair.runs import FairnessLog, GifairRun
+from fedtheory.papers.gifair.steps import FairAggregation
 
 __all__ = [
     "Example33",
+    "FairAggregation",
     "FairOptimum",
+    "FairnessLog",
+    "GifairRun",
     "GroupStructure",
     "GroupedClassification",
     "GroupedQuadratics",
+    "StepSchedule",
     "TradeoffCurve",
     "datasets",
+    "decaying_steps",
     "digits_groups",
     "epigraph_optimum",
     "exact",
     "example_3_3",
     "fair_optimum",
+    "fedavg_printed",
     "femnist_groups_like",
     "femnist_skewed_like",
+    "gifair_global",
+    "gifair_per",
     "grouped_logistic",
     "grouped_quadratics",
     "grouped_synthetic",
     "metrics",
     "shakespeare_gender_like",
+    "sqrt_steps",
     "tradeoff_curve",
 ]
