@@ -108,7 +108,13 @@ def _losses(problem: Problem) -> tuple[cp.Variable, cp.Expression]:
 def _solve(program: cp.Problem, solver: str | None, what: str) -> str:
     """Solve with Clarabel (then SCS when Clarabel is not optimal); return the solver used."""
     tried = []
-    for name in [solver] if solver is not None else ["CLARABEL", "SCS"]:
+    # Clarabel's first solve of a freshly canonicalised exp/power-cone program (TERM, q-FFL)
+    # sometimes stalls at "optimal_inaccurate" and a second call reaches "optimal" (observed
+    # with cvxpy 1.x); the status, not the retry, is the certificate.
+    default = ["CLARABEL", "CLARABEL", "SCS"]
+    for name in (
+        default if solver is None else [solver, solver] if solver == "CLARABEL" else [solver]
+    ):
         options = _SCS_OPTIONS if name == "SCS" else {}
         try:
             with warnings.catch_warnings():
