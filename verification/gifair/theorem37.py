@@ -45,7 +45,7 @@ NOISE_ROWS = 65536
 #: γ large, so that ε → 0 stays inside γ ≥ 8(2 − ε)L/(εμ)) is −2.
 EPS_FACTOR_POWER = -float(THM37_DIST.local_exponent("eps", at=0.01, D0=0.0, gamma=1e6)) / 2
 _TIMES = [160 * 2**j for j in range(5)]  # 160 … 2560
-_SMOKE_TIMES = [40, 80, 160, 320]
+_SMOKE_TIMES = [160, 640, 2560]
 
 
 @functools.lru_cache(maxsize=4)
@@ -165,7 +165,7 @@ runs = Measurement(
     experiment=gifair_distance,
     sweeps={
         "smoke": Sweep(
-            grid={"frac": [0.6], "E": [1], "T": _SMOKE_TIMES}, fixed=_RATE_FIXED, replicates=8
+            grid={"frac": [0.0], "E": [1], "T": _SMOKE_TIMES}, fixed=_RATE_FIXED, replicates=8
         ),
         "quick": Sweep(
             grid={"frac": [0.0, 0.6], "E": [1], "T": _TIMES},
@@ -308,7 +308,9 @@ e_runs = Measurement(
     experiment=gifair_distance,
     sweeps={
         "smoke": Sweep(
-            grid={"E": [1, 2, 5]}, fixed={**_RATE_FIXED, "frac": 0.6, "T": 320}, replicates=8
+            grid={"E": [1, 2, 5, 10]},
+            fixed={**_RATE_FIXED, "frac": 0.6, "T": 320, "runs": 1},
+            replicates=8,
         ),
         "quick": Sweep(
             grid={"E": [1, 2, 5, 10, 20]},
