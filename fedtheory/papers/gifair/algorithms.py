@@ -214,7 +214,10 @@ def _problem(problem: Any) -> _Problem:
     view = kernel_view(problem)
     groups = problem.groups
     labels = np.asarray(groups.labels, dtype=np.int64)
-    weights = np.asarray(groups.weights, dtype=np.float64)
+    # GroupStructure holds p as ``p`` (its ``weights`` is the method q(λ, F)); plain
+    # stand-ins may name it ``weights``
+    shares = groups.p if hasattr(groups, "p") else groups.weights
+    weights = np.asarray(shares, dtype=np.float64)
     sizes = np.bincount(labels).astype(np.float64)
     if labels.min() < 0 or np.any(sizes == 0) or sizes.size < 2:
         raise ParameterError(
