@@ -18,8 +18,9 @@ problems' own):
     ℓ(θ; x, y) + (ρ/2)‖θ‖² with ℓ = log(1 + e^{−y xᵀθ}) resp. log Σ_c e^{W_c x} − W_y x, and
     gradients −y x sig(−y xᵀθ) + ρθ resp. (softmax(Wx) − e_y) ⊗ x + ρθ. The logistic minibatch
     step is the core linear kernel (:func:`fedtheory.problems._linear_samples._minibatch_step`)
-    with the ridge as a pull of weight ρ towards 0 — for ρ = 0 the very arithmetic of the core
-    FedAvg on a logistic :class:`~fedtheory.problems.FederatedDataset` (bit for bit); the
+    with the ridge as a pull of weight ρ towards 0 — a view with ρ = 0 (not a valid problem,
+    which needs ρ > 0; the tests build one with ``_replace``) runs the very arithmetic of the
+    core FedAvg on a logistic :class:`~fedtheory.problems.FederatedDataset` (bit for bit); the
     softmax step accumulates the batch gradient once.
 
 Every replicate shares the problem's data (index r is ignored); there are no server samples
@@ -30,13 +31,14 @@ numpy twins are in ``tests/reference/gifair.py``.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from fedtheory._arrays import kernel_array
 from fedtheory._jit import njit
 from fedtheory.errors import ParameterError
+from fedtheory.papers.gifair.problems import GroupedClassification, GroupedQuadratics
 from fedtheory.problems._linear_samples import (
     LOSS_LOGISTIC,
     LinearClientSamples,
@@ -369,31 +371,31 @@ class ClassificationClient(_ClassificationClientFields):
 # ============================================================================== the builder
 
 
-def kernel_view(problem: Any) -> QuadraticView | ClassificationView:
-    """The kernel view of a gifair problem (``GroupedQuadratics`` or ``GroupedClassification``
-    of :mod:`fedtheory.papers.gifair.problems`), dispatched on the class name.
+def kernel_view(
+    problem: GroupedQuadratics | GroupedClassification,
+) -> QuadraticView | ClassificationView:
+    """The kernel view of a gifair problem, dispatched on its class (isinstance): a
+    :class:`~fedtheory.papers.gifair.problems.GroupedQuadratics` or a
+    :class:`~fedtheory.papers.gifair.problems.GroupedClassification`.
+
+    The problems have validated their arrays (SPD curvature, centred noise, ±1 or class labels,
+    ridge ρ > 0); the view only lays them out for the kernels.
 
     Raises
     ------
     ParameterError
         For any other object.
     """
-    kind = type(problem).__name__
-    if kind == "GroupedQuadratics":
+    if isinstance(problem, GroupedQuadratics):
         return QuadraticView(
             kernel_array(problem.curvature),
             kernel_array(problem.centres),
             kernel_array(problem.offsets),
             kernel_array(problem.noise),
         )
-    if kind == "GroupedClassification":
-        loss = _LOSS_CODES.get(problem.loss)
-        if loss is None:
-            raise ParameterError(
-                parameter="loss", value=problem.loss, rule="must be 'logistic' or 'softmax'"
-            )
+    if isinstance(problem, GroupedClassification):
         return ClassificationView(
-            loss,
+            _LOSS_CODES[problem.loss],
             kernel_array(problem.features),
             kernel_array(problem.labels),
             kernel_array(problem.counts, np.int64),
@@ -402,7 +404,7 @@ def kernel_view(problem: Any) -> QuadraticView | ClassificationView:
         )
     raise ParameterError(
         parameter="problem",
-        value=kind,
+        value=type(problem).__name__,
         rule="must be a GroupedQuadratics or a GroupedClassification "
         "(fedtheory.papers.gifair.problems)",
     )
