@@ -39,6 +39,7 @@ from fedtheory.papers.gifair.algorithms import (
 from fedtheory.papers.gifair.groups import GroupStructure
 from fedtheory.papers.gifair.problems import GroupedClassification, GroupedQuadratics
 from fedtheory.problems._oracle import (
+    _client_loss_by_samples,
     _minibatch_step_by_samples,
     client_loss,
     client_samples,
@@ -151,6 +152,58 @@ def test_view_losses_and_gradients_match_the_twins(name: str) -> None:
         assert client_loss(samples, w) == pytest.approx(losses.mean(), rel=1e-10)
     # the server (index K) has no samples
     assert sample_count(client_samples(view, 0, len(problem.groups.labels))) == 0
+
+
+@pytest.mark.parametrize("loss", ["logistic", "softmax"])
+def test_fast_client_loss_is_accurate_in_every_regime(loss: str) -> None:
+    """The one-pass F_k (one log of a product of 1 + e^{−|u|}, a Taylor polynomial for tiny
+    terms, folded before overflow) equals the numpy twin and the generic mean of sample_loss:
+    at w = 0 over 3000 samples (the product 2³⁰⁰⁰ must be folded), at large margins (losses
+    near 1e-20: no digit may be lost to 1 + e) and at moderate ones."""
+    rng = np.random.default_rng(8)
+    n, p = 3000, 4
+    X = rng.standard_normal((2, n, p))
+    if loss == "logistic":
+        truth = rng.standard_normal(p)
+        y = np.sign(X @ truth)  # separable: a large multiple of truth classifies every sample
+        directions = [np.zeros(p), 0.7 * truth, 40.0 * truth / np.abs(X @ truth).min()]
+    else:
+        W = rng.standard_normal((3, p))
+        y = np.argmax(X @ W.T, axis=2)
+        top2 = np.sort(X @ W.T, axis=2)[..., -2:]
+        gap = (top2[..., 1] - top2[..., 0]).min()  # every sample's margin over its runner-up
+        directions = [np.zeros(3 * p), 0.7 * W.ravel(), 40.0 * W.ravel() / gap]
+    y = y.astype(np.float64 if loss == "logistic" else np.int64)
+    counts = np.array([n, n - 7])
+    groups = GroupStructure(np.array([0, 1]), [0.5, 0.5])
+    problem = GroupedClassification(groups, loss, X, y, counts, 2 if loss == "logistic" else 3,
+                                    1e-3, X, y, counts)  # type: ignore[arg-type]  # fmt: skip
+    view = kernel_view(problem)._replace(ridge=0.0)  # no ridge: the data term alone
+    for w in directions:
+        for k in range(2):
+            samples = client_samples(view, 0, k)
+            nk = int(counts[k])
+            args = (loss, X[k, :nk], y[k, :nk], problem.classes, 0.0, w)
+            expected = float(twin.classification_losses(*args).mean())
+            fast = client_loss(samples, w)
+            assert fast == pytest.approx(expected, rel=1e-12, abs=0.0)
+            assert fast == pytest.approx(_client_loss_by_samples(samples, w), rel=1e-12, abs=0.0)
+    if loss == "logistic":  # the last direction is the tiny-loss regime
+        assert 0.0 < fast < 1e-12
+    # (softmax's per-sample log Σ_c e^{W_c x − top} rounds 1 + e^{−40} to 1 there, in the
+    # kernel as in the twin: its tiny losses are 0 on both sides)
+    if loss == "logistic":  # margins 7..9: every e^{−|u|} < 2⁻¹⁰ takes the Taylor polynomial,
+        # which is log1p to rounding (a wrong e⁵ coefficient is off by ~1e-13 at u = 7)
+        t = np.linspace(7.0, 9.0, 64)
+        series = view._replace(features=t[None, :, None], labels=np.ones((1, 64)),
+                               counts=np.array([64]), zeros=np.zeros(1))  # fmt: skip
+        value = client_loss(client_samples(series, 0, 0), np.ones(1))
+        assert value == pytest.approx(np.logaddexp(0.0, -t).mean(), rel=1e-15, abs=0.0)
+    # the ridge is added once: (ρ/2)‖w‖² on top of the data term
+    ridged = client_samples(kernel_view(problem), 0, 0)
+    w = directions[1]
+    difference = client_loss(ridged, w) - client_loss(client_samples(view, 0, 0), w)
+    assert difference == pytest.approx(0.5e-3 * w @ w, rel=1e-9)
 
 
 @pytest.mark.parametrize("lam", [0.0, 0.7])

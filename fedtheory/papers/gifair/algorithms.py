@@ -261,10 +261,12 @@ def _randomness(
     for r, seed_r in enumerate(seeds):
         rng = generator(seed_r)
         schedule.streams[r] = rng.integers(0, 2**64, dtype=np.uint64)
+        if per_round is None:  # every client, every round (no draw)
+            schedule.trainers[r] = schedule.uploaders[r] = everyone
+            schedule.trainer_counts[r] = schedule.uploader_counts[r] = m
+            continue
         for t in range(rounds):
-            if per_round is None:
-                trained = uploaded = everyone
-            elif sampling == "p_with_replacement":
+            if sampling == "p_with_replacement":
                 uploaded = np.sort(rng.choice(m, size=per_round, replace=True, p=info.groups.p))
                 trained = np.unique(uploaded)
             else:
@@ -390,10 +392,11 @@ def _run(
             hint=f"{where}the squared norms of the models are not finite (is η·max_k c_k too "
             "large for the losses' smoothness?)",
         )
-    sampled = np.zeros((reps, m), dtype=bool)
+    listed = np.arange(m) < schedule.trainer_counts[..., None]  # the trainers of each row
+    sampled = np.zeros((reps, m + 1), dtype=bool)  # column m: the padding of the lists
     for r in range(reps):
-        for t in range(rounds):
-            sampled[r, schedule.trainers[r, t, : schedule.trainer_counts[r, t]]] = True
+        sampled[r, np.where(listed[r], schedule.trainers[r], m)] = True
+    sampled = sampled[:, :m]
     if algorithm == "gifair_per":  # never sampled: the global model θ̄_C (our assumption)
         local_models = np.where(sampled[:, :, None], local_models, global_model[:, None, :])
     # c_k of the logged ranks (the kernel wrote the same values into ``scales``, Alg. 2)
