@@ -18,13 +18,15 @@ Theory asserted:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
 from reference import gifair as twin
 
-from fedtheory.algorithms.federated import fedavg
+from fedtheory._seeds import generator
+from fedtheory.algorithms.federated import fedavg, local_sgd_rounds
 from fedtheory.errors import DivergenceError, ParameterError
 from fedtheory.papers.gifair._samples import kernel_view
 from fedtheory.papers.gifair.algorithms import (
@@ -34,7 +36,10 @@ from fedtheory.papers.gifair.algorithms import (
     gifair_per,
     sqrt_steps,
 )
+from fedtheory.papers.gifair.groups import GroupStructure
+from fedtheory.papers.gifair.problems import GroupedClassification, GroupedQuadratics
 from fedtheory.problems._oracle import (
+    _client_loss_by_samples,
     _minibatch_step_by_samples,
     client_loss,
     client_samples,
@@ -45,34 +50,7 @@ from fedtheory.problems._oracle import (
 )
 from fedtheory.problems.dataset import FederatedDataset
 
-# ------------------------------------------------ stand-ins for fedtheory.papers.gifair.problems
-# (branch gifair-exact writes the real classes; the kernel views read exactly these attributes)
-
-
-@dataclass(frozen=True)
-class GroupStructure:
-    labels: np.ndarray
-    weights: np.ndarray
-
-
-@dataclass(frozen=True)
-class GroupedQuadratics:
-    groups: GroupStructure
-    curvature: np.ndarray
-    centres: np.ndarray
-    offsets: np.ndarray
-    noise: np.ndarray
-
-
-@dataclass(frozen=True)
-class GroupedClassification:
-    groups: GroupStructure
-    loss: str
-    features: np.ndarray
-    labels: np.ndarray
-    counts: np.ndarray
-    classes: int
-    ridge: float
+# ---------------------------------------------------------------------------- instances
 
 
 def quadratics(
@@ -87,11 +65,11 @@ def quadratics(
     Q = np.linalg.qr(rng.standard_normal((K, n, n)))[0]
     eig = rng.uniform(1.0, 4.0, (K, n))
     curvature = np.einsum("kab,kb,kcb->kac", Q, eig, Q)
+    curvature = 0.5 * (curvature + curvature.transpose(0, 2, 1))  # symmetric to the bit
     centres = 3.0 * np.eye(n)[np.array(labels) % n] + 0.5 * rng.standard_normal((K, n))
     Z = noise * rng.standard_normal((K, rows, n))
     Z -= Z.mean(axis=1, keepdims=True)
-    counts = rng.integers(20, 100, K)
-    groups = GroupStructure(np.array(labels), counts / counts.sum())
+    groups = GroupStructure.from_counts(np.array(labels), rng.integers(20, 100, K))
     return GroupedQuadratics(groups, curvature, centres, rng.uniform(0, 1, K), Z)
 
 
@@ -111,36 +89,38 @@ def classification(
         y = np.where(rng.random((K, n_max)) < 0.5, 1.0, -1.0)
         classes = 2
     else:
-        y = rng.integers(0, classes, (K, n_max)).astype(float)
+        y = rng.integers(0, classes, (K, n_max))
     size = np.array(counts)
-    groups = GroupStructure(np.array(labels), size / size.sum())
-    return GroupedClassification(groups, loss, X, y, size, classes, ridge)
-
-
-def _dimension(problem: object) -> int:
-    if isinstance(problem, GroupedQuadratics):
-        return problem.centres.shape[1]
-    assert isinstance(problem, GroupedClassification)
-    p = problem.features.shape[2]
-    return p if problem.loss == "logistic" else problem.classes * p
+    groups = GroupStructure.from_counts(np.array(labels), size)
+    return GroupedClassification(groups, loss, X, y, size, classes, ridge, X, y, size)  # type: ignore[arg-type]
 
 
 PROBLEMS = {
     "quadratics": lambda: quadratics(),
     "logistic": lambda: classification("logistic"),
     "softmax": lambda: classification("softmax"),
-    "logistic-no-ridge": lambda: classification("logistic", ridge=0.0),
 }
+#: The kernel views under test: the problems', and a ridge-free logistic view (no valid problem,
+#: which needs ρ > 0, but the path of the core FedAvg arithmetic; see the λ = 0 test).
+VIEWS = (*sorted(PROBLEMS), "logistic-no-ridge")
+
+
+def view_of(name: str) -> tuple[GroupedQuadratics | GroupedClassification, Any, float]:
+    """(problem, its kernel view, the view's ridge ρ)."""
+    if name == "logistic-no-ridge":
+        problem = classification("logistic")
+        return problem, kernel_view(problem)._replace(ridge=0.0), 0.0
+    problem = PROBLEMS[name]()
+    return problem, kernel_view(problem), float(getattr(problem, "ridge", 0.0))
 
 
 # ---------------------------------------------------------------------------- kernel views
 
 
-@pytest.mark.parametrize("name", sorted(PROBLEMS))
+@pytest.mark.parametrize("name", VIEWS)
 def test_view_losses_and_gradients_match_the_twins(name: str) -> None:
-    problem = PROBLEMS[name]()
-    view = kernel_view(problem)
-    d = _dimension(problem)
+    problem, view, ridge = view_of(name)
+    d = problem.dimension
     rng = np.random.default_rng(1)
     out = np.empty(d)
     for k in range(len(problem.groups.labels)):
@@ -159,7 +139,7 @@ def test_view_losses_and_gradients_match_the_twins(name: str) -> None:
         else:
             nk = int(problem.counts[k])
             X, y = problem.features[k, :nk], problem.labels[k, :nk]
-            args = (problem.loss, X, y, problem.classes, problem.ridge, w)
+            args = (problem.loss, X, y, problem.classes, ridge, w)
             losses = twin.classification_losses(*args)
             gradients = twin.classification_gradients(*args)
             exact = float(losses.mean())
@@ -174,12 +154,63 @@ def test_view_losses_and_gradients_match_the_twins(name: str) -> None:
     assert sample_count(client_samples(view, 0, len(problem.groups.labels))) == 0
 
 
+@pytest.mark.parametrize("loss", ["logistic", "softmax"])
+def test_fast_client_loss_is_accurate_in_every_regime(loss: str) -> None:
+    """The one-pass F_k (one log of a product of 1 + e^{−|u|}, a Taylor polynomial for tiny
+    terms, folded before overflow) equals the numpy twin and the generic mean of sample_loss:
+    at w = 0 over 3000 samples (the product 2³⁰⁰⁰ must be folded), at large margins (losses
+    near 1e-20: no digit may be lost to 1 + e) and at moderate ones."""
+    rng = np.random.default_rng(8)
+    n, p = 3000, 4
+    X = rng.standard_normal((2, n, p))
+    if loss == "logistic":
+        truth = rng.standard_normal(p)
+        y = np.sign(X @ truth)  # separable: a large multiple of truth classifies every sample
+        directions = [np.zeros(p), 0.7 * truth, 40.0 * truth / np.abs(X @ truth).min()]
+    else:
+        W = rng.standard_normal((3, p))
+        y = np.argmax(X @ W.T, axis=2)
+        top2 = np.sort(X @ W.T, axis=2)[..., -2:]
+        gap = (top2[..., 1] - top2[..., 0]).min()  # every sample's margin over its runner-up
+        directions = [np.zeros(3 * p), 0.7 * W.ravel(), 40.0 * W.ravel() / gap]
+    y = y.astype(np.float64 if loss == "logistic" else np.int64)
+    counts = np.array([n, n - 7])
+    groups = GroupStructure(np.array([0, 1]), [0.5, 0.5])
+    problem = GroupedClassification(groups, loss, X, y, counts, 2 if loss == "logistic" else 3,
+                                    1e-3, X, y, counts)  # type: ignore[arg-type]  # fmt: skip
+    view = kernel_view(problem)._replace(ridge=0.0)  # no ridge: the data term alone
+    for w in directions:
+        for k in range(2):
+            samples = client_samples(view, 0, k)
+            nk = int(counts[k])
+            args = (loss, X[k, :nk], y[k, :nk], problem.classes, 0.0, w)
+            expected = float(twin.classification_losses(*args).mean())
+            fast = client_loss(samples, w)
+            assert fast == pytest.approx(expected, rel=1e-12, abs=0.0)
+            assert fast == pytest.approx(_client_loss_by_samples(samples, w), rel=1e-12, abs=0.0)
+    if loss == "logistic":  # the last direction is the tiny-loss regime
+        assert 0.0 < fast < 1e-12
+    # (softmax's per-sample log Σ_c e^{W_c x − top} rounds 1 + e^{−40} to 1 there, in the
+    # kernel as in the twin: its tiny losses are 0 on both sides)
+    if loss == "logistic":  # margins 7..9: every e^{−|u|} < 2⁻¹⁰ takes the Taylor polynomial,
+        # which is log1p to rounding (a wrong e⁵ coefficient is off by ~1e-13 at u = 7)
+        t = np.linspace(7.0, 9.0, 64)
+        series = view._replace(features=t[None, :, None], labels=np.ones((1, 64)),
+                               counts=np.array([64]), zeros=np.zeros(1))  # fmt: skip
+        value = client_loss(client_samples(series, 0, 0), np.ones(1))
+        assert value == pytest.approx(np.logaddexp(0.0, -t).mean(), rel=1e-15, abs=0.0)
+    # the ridge is added once: (ρ/2)‖w‖² on top of the data term
+    ridged = client_samples(kernel_view(problem), 0, 0)
+    w = directions[1]
+    difference = client_loss(ridged, w) - client_loss(client_samples(view, 0, 0), w)
+    assert difference == pytest.approx(0.5e-3 * w @ w, rel=1e-9)
+
+
 @pytest.mark.parametrize("lam", [0.0, 0.7])
-@pytest.mark.parametrize("name", sorted(PROBLEMS))
+@pytest.mark.parametrize("name", VIEWS)
 def test_fast_minibatch_steps_equal_the_generic_step(name: str, lam: float) -> None:
-    problem = PROBLEMS[name]()
-    view = kernel_view(problem)
-    d = _dimension(problem)
+    problem, view, _ = view_of(name)
+    d = problem.dimension
     rng = np.random.default_rng(2)
     for k in range(len(problem.groups.labels)):
         samples = client_samples(view, 0, k)
@@ -194,43 +225,69 @@ def test_fast_minibatch_steps_equal_the_generic_step(name: str, lam: float) -> N
         assert not np.allclose(fast, w0)
 
 
-def test_kernel_view_refuses_other_objects_and_losses() -> None:
+def test_kernel_view_refuses_other_objects_even_with_the_same_name() -> None:
     with pytest.raises(ParameterError, match="GroupedQuadratics or a GroupedClassification"):
         kernel_view(np.zeros(3))
-    bad = classification("logistic")
-    bad = GroupedClassification(bad.groups, "hinge", *[getattr(bad, f) for f in
-                                ("features", "labels", "counts", "classes", "ridge")])  # fmt: skip
-    with pytest.raises(ParameterError, match="logistic' or 'softmax"):
-        kernel_view(bad)
+    real = quadratics()
+    # a look-alike of the right name and attributes is not the validated problem
+    look_alike = type("GroupedQuadratics", (), dict(vars(real)))()
+    with pytest.raises(ParameterError, match="GroupedQuadratics or a GroupedClassification"):
+        kernel_view(look_alike)
+    with pytest.raises(ParameterError, match="GroupedQuadratics"):
+        gifair_global(look_alike, 0.0, rounds=1, local_steps=1, step_size=0.1, seed=0)
 
 
 # ---------------------------------------------------------------------------- GIFAIR-FL
 
 
-def lambda_max(problem: GroupedQuadratics | GroupedClassification) -> float:
-    labels, p = problem.groups.labels, problem.groups.weights
-    sizes = np.bincount(labels)
-    return float(np.min(p * sizes[labels]) / (sizes.size - 1))
+def core_rounds(view: Any, problem: GroupedClassification, seeds: list[Any], *, rounds: int,
+                local_steps: int, batch: int, eta: float, record: bool) -> tuple:  # fmt: skip
+    """The core FedAvg engine (LocalSGD + ServerStep, full participation, p-weighted) on a
+    kernel view, with the minibatch streams that gifair and fedavg draw from each seed."""
+    K, d, R = problem.num_clients, problem.dimension, len(seeds)
+    streams = np.array([generator(seed).integers(0, 2**64, dtype=np.uint64) for seed in seeds])
+    return local_sgd_rounds(
+        view, radius=np.inf, weights=np.tile(problem.groups.p, (R, 1)),
+        masks=np.ones((R, rounds, K), dtype=bool), work=np.append(np.full(rounds, local_steps), 0),
+        epochs=False, batch=batch, local_steps=np.array([eta]), server_steps=np.ones(rounds),
+        lam=0.0, persistent=False, train_sampled=True, project_global=False, final_download=True,
+        init_global=np.zeros((R, d)), init_local=np.zeros((R, K, d)), seeds=streams, record=record,
+    )  # fmt: skip
 
 
-def test_lambda_zero_is_the_core_fedavg_bit_for_bit() -> None:
-    problem = classification("logistic", ridge=0.0, seed=4)
-    data = FederatedDataset(problem.features, problem.labels, problem.counts, "logistic")
+def test_lambda_zero_is_the_core_fedavg_round_loop_bit_for_bit() -> None:
+    """λ = 0: FairAggregation adds nothing to the core step (every c_k is exactly 1).
+
+    A problem needs ρ > 0 and the core FedAvg has no ridge, so the chain is in two links, each
+    bit for bit: (1) gifair at λ = 0 is the core engine (LocalSGD + ServerStep) run on the same
+    kernel view; (2) on the ridge-free view that engine is the core :func:`fedavg` of the same
+    data as a :class:`FederatedDataset` (the view's logistic step is the core linear kernel).
+    """
+    problem = classification("logistic", seed=4)
     settings = {"rounds": 5, "local_steps": 3, "batch": 3}
-    core = fedavg(data, local_step=0.4, seed=7, record=True, **settings)
+    view = kernel_view(problem)
+    core = core_rounds(view, problem, [7], eta=0.4, record=True, **settings)
     for run in (
         gifair_global(problem, 0.0, step_size=0.4, seed=7, record=True, **settings),
         gifair_global(problem, 0.0, step_size=0.4, seed=7, r_mode="stale", **settings),
         fedavg_printed(problem, step_size=0.4, seed=7, record=True, **settings),
     ):
-        np.testing.assert_array_equal(run.global_model, core.global_model)
+        np.testing.assert_array_equal(run.global_model, core[0][0])
         if run.global_iterates is not None:
-            np.testing.assert_array_equal(run.global_iterates, core.global_iterates)
+            np.testing.assert_array_equal(run.global_iterates, core[4][0])
         assert np.all(run.log.multipliers == 1.0)
-    batch = fedavg([data, data], local_step=0.4, seed=7, **settings)
+    spawned = [np.random.SeedSequence(7, spawn_key=(r,)) for r in range(2)]
+    batch = core_rounds(view, problem, spawned, eta=0.4, record=False, **settings)
     ours = gifair_global(problem, 0.0, step_size=0.4, seed=7, replicates=2, **settings)
-    np.testing.assert_array_equal(ours.global_model, batch.global_model)
+    np.testing.assert_array_equal(ours.global_model, batch[0])
     assert not np.array_equal(ours.global_model[0], ours.global_model[1])
+    # the ridge pulls: ρ > 0 is not the ridge-free run
+    free = core_rounds(view._replace(ridge=0.0), problem, [7], eta=0.4, record=True, **settings)
+    assert not np.array_equal(free[0], core[0])
+    data = FederatedDataset(problem.features, problem.labels, problem.counts, "logistic")
+    fed = fedavg(data, local_step=0.4, seed=7, record=True, **settings)
+    np.testing.assert_array_equal(fed.global_model, free[0][0])
+    np.testing.assert_array_equal(fed.global_iterates, free[4][0])
 
 
 def _replay(seed: int, m: int, rounds: int, per_round: int | None, sampling: str, p: np.ndarray):
@@ -275,16 +332,16 @@ MODES = {
 def test_kernel_matches_the_numpy_twin(name: str, mode: str) -> None:
     problem = PROBLEMS[name]()
     options = {"aggregation": "weighted", "sampling": "p_with_replacement"} | MODES[mode]
-    lam = 0.6 * lambda_max(problem)
+    lam = 0.6 * problem.groups.lambda_max
     rounds, E, batch, seed = 6, 3, 2, 11
     schedule = decaying_steps(1.0, 6.0)
-    init = 0.3 * np.random.default_rng(5).standard_normal(_dimension(problem))
+    init = 0.3 * np.random.default_rng(5).standard_normal(problem.dimension)
     run = gifair_global(problem, lam, rounds=rounds, local_steps=E, step_size=schedule,
                         batch=batch, init=init, seed=seed, record=True, **options)  # fmt: skip
     per_round = options.get("clients_per_round")
     stream, trainers, uploaders = _replay(
         seed, len(problem.groups.labels), rounds, per_round, options["sampling"],
-        problem.groups.weights,
+        problem.groups.p,
     )  # fmt: skip
     weighted = options["aggregation"] == "weighted" and not (
         per_round is not None and options["sampling"] == "p_with_replacement"
@@ -298,6 +355,10 @@ def test_kernel_matches_the_numpy_twin(name: str, mode: str) -> None:
                                atol=1e-12)  # fmt: skip
     np.testing.assert_allclose(run.log.reported, expected["reported"], rtol=1e-10)
     np.testing.assert_array_equal(run.log.ranks, expected["ranks"])
+    # the kernel's ranks and multipliers are the group structure's (Lemma 3.2, numpy)
+    np.testing.assert_array_equal(run.log.ranks, problem.groups.group_ranks(run.log.reported))
+    multipliers = problem.groups.multipliers(lam, run.log.reported)
+    np.testing.assert_allclose(run.log.multipliers, multipliers, rtol=1e-14)
     sampled = run.sampled
     np.testing.assert_allclose(run.local_models[sampled], expected["local_models"][sampled],
                                rtol=1e-10, atol=1e-12)  # fmt: skip
@@ -308,8 +369,8 @@ def test_multipliers_give_the_gradient_of_H_away_from_ties() -> None:
     """Lemma 3.2: H = Σ_k q_k F_k with q_k = p_k c_k frozen on the piece, so ∇H = Σ p_k c_k ∇F_k."""
     problem = quadratics(seed=3)
     A, c, b = problem.curvature, problem.centres, problem.offsets
-    p, labels = problem.groups.weights, problem.groups.labels
-    lam = 0.8 * lambda_max(problem)
+    p, labels = problem.groups.p, problem.groups.labels
+    lam = 0.8 * problem.groups.lambda_max
     theta = np.array([0.4, -0.2, 0.7])
 
     def H(x: np.ndarray) -> float:
@@ -332,7 +393,7 @@ def test_multipliers_give_the_gradient_of_H_away_from_ties() -> None:
 
 def test_per_trains_as_global_printed_bit_for_bit() -> None:
     problem = quadratics(seed=6)
-    lam = 0.7 * lambda_max(problem)
+    lam = 0.7 * problem.groups.lambda_max
     settings = {
         "rounds": 4, "local_steps": 2, "step_size": sqrt_steps(0.2), "batch": 8,
         "aggregation": "uniform", "clients_per_round": 1, "seed": 3, "record": True,
@@ -354,7 +415,7 @@ def _fair_optimum(problem: GroupedQuadratics, lam: float) -> np.ndarray:
     (closed form (Σ q A)⁻¹ Σ q A c) to a fixed point. H is convex (λ < λ_max) and smooth at a
     tie-free fixed point with ∇H = 0 there, so the fixed point is the minimiser."""
     A, c, b = problem.curvature, problem.centres, problem.offsets
-    p, labels = problem.groups.weights, problem.groups.labels
+    p, labels = problem.groups.p, problem.groups.labels
     sizes = np.bincount(labels)
     theta = np.linalg.solve(np.einsum("k,kab->ab", p, A), np.einsum("k,kab,kb->a", p, A, c))
     for _ in range(50):
@@ -375,7 +436,7 @@ def _fair_optimum(problem: GroupedQuadratics, lam: float) -> np.ndarray:
 
 def test_deterministic_gifair_converges_to_the_exact_fair_optimum() -> None:
     problem = quadratics(seed=1, noise=0.0)  # zero noise rows: every step is a full gradient
-    lam = 0.6 * lambda_max(problem)
+    lam = 0.6 * problem.groups.lambda_max
     target = _fair_optimum(problem, lam)
     fedavg_target = _fair_optimum(problem, 0.0)
     assert np.linalg.norm(target - fedavg_target) > 1e-2  # the fairness term moves the optimum
@@ -412,7 +473,7 @@ def test_trace_counts_the_loss_evaluations() -> None:
 
 def test_same_seed_same_bits_and_replicates_are_spawned_runs() -> None:
     problem = quadratics(seed=1)
-    lam = 0.5 * lambda_max(problem)
+    lam = 0.5 * problem.groups.lambda_max
     settings = {"rounds": 3, "local_steps": 2, "step_size": 0.1, "batch": 2,
                 "clients_per_round": 3}  # fmt: skip
     a = gifair_global(problem, lam, seed=5, **settings)
@@ -430,7 +491,7 @@ def test_same_seed_same_bits_and_replicates_are_spawned_runs() -> None:
 
 def test_bad_input_is_refused_naming_the_rule() -> None:
     problem = quadratics()
-    top = lambda_max(problem)
+    top = problem.groups.lambda_max
     ok = {"rounds": 2, "local_steps": 1, "step_size": 0.1, "seed": 0}
     with pytest.raises(ParameterError, match="λ_max") as error:
         gifair_global(problem, top, **ok)
@@ -455,5 +516,8 @@ def test_bad_input_is_refused_naming_the_rule() -> None:
             gifair_global(problem, 0.0, **(ok | {key: value}))
     with pytest.raises(ParameterError, match="GroupedQuadratics"):
         gifair_global(np.zeros(3), 0.0, **ok)
+    zero = GroupStructure(problem.groups.labels, [0.0, 0.2, 0.2, 0.2, 0.2, 0.2])
+    with pytest.raises(ParameterError, match="p_k > 0"):  # c_k = 1 + λr_k/(p_k|𝒜|) undefined
+        fedavg_printed(replace(problem, groups=zero), **ok)
     with pytest.raises(DivergenceError):
         gifair_global(problem, 0.0, **(ok | {"step_size": 5.0, "rounds": 400}))

@@ -115,7 +115,7 @@ def gifair_rounds(
 
     gradient, loss, counts = client_oracles(problem)
     labels = np.asarray(problem.groups.labels)
-    p = np.asarray(problem.groups.weights, dtype=float)
+    p = np.asarray(problem.groups.p, dtype=float)
     sizes = np.bincount(labels).astype(float)
     K = labels.size
     samplers = [ClientSampler(stream, k, int(counts[k])) for k in range(K)]

@@ -9,8 +9,10 @@ problems' own):
     ℓ(θ; z_j) = ½(θ − c_k)ᵀA_k(θ − c_k) + b_k + z_jᵀ(θ − c_k), ∇ℓ = A_k(θ − c_k) + z_j. The
     mean over the rows is F_k (the rows are centred), so a uniformly drawn row is an unbiased
     stochastic gradient with σ_k² = mean_j ‖z_j‖² exactly (Assumption 2). ``client_loss`` is
-    the closed form F_k(θ) = ½(θ − c_k)ᵀA_k(θ − c_k) + b_k (the problem's definition; the mean
-    of the sample losses differs from it by z̄ᵀ(θ − c_k), z̄ = 0 up to rounding), and the
+    the closed form F_k(θ) = ½(θ − c_k)ᵀA_k(θ − c_k) + b_k, the problem's definition: the mean
+    of the sample losses is F_k(θ) + z̄ᵀ(θ − c_k) and the noise term averages to exactly 0,
+    since z̄ = 0 by construction (the problem refuses rows not centred to 1e-12·scale) — so a
+    reported loss costs one n × n form, not S rows (the count of queries still says S); the
     minibatch step takes one product A_k(θ − c_k) per step instead of one per sample.
 :class:`ClassificationView` — ``GroupedClassification``
     Ridge-regularised logistic regression (labels ±1, θ ∈ ℝ^p) or softmax regression (labels
@@ -18,9 +20,12 @@ problems' own):
     ℓ(θ; x, y) + (ρ/2)‖θ‖² with ℓ = log(1 + e^{−y xᵀθ}) resp. log Σ_c e^{W_c x} − W_y x, and
     gradients −y x sig(−y xᵀθ) + ρθ resp. (softmax(Wx) − e_y) ⊗ x + ρθ. The logistic minibatch
     step is the core linear kernel (:func:`fedtheory.problems._linear_samples._minibatch_step`)
-    with the ridge as a pull of weight ρ towards 0 — for ρ = 0 the very arithmetic of the core
-    FedAvg on a logistic :class:`~fedtheory.problems.FederatedDataset` (bit for bit); the
-    softmax step accumulates the batch gradient once.
+    with the ridge as a pull of weight ρ towards 0 — a view with ρ = 0 (not a valid problem,
+    which needs ρ > 0; the tests build one with ``_replace``) runs the very arithmetic of the
+    core FedAvg on a logistic :class:`~fedtheory.problems.FederatedDataset` (bit for bit); the
+    softmax step accumulates the batch gradient once. ``client_loss`` is one fused pass with the
+    ridge added once and, for the logistic loss, one logarithm of a product in place of n
+    log1p (relative error ≤ 2.3e-13; :func:`_classification_client_loss`).
 
 Every replicate shares the problem's data (index r is ignored); there are no server samples
 (index K gives an empty client). :func:`kernel_view` builds the view of a problem. The plain
@@ -30,13 +35,14 @@ numpy twins are in ``tests/reference/gifair.py``.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from fedtheory._arrays import kernel_array
 from fedtheory._jit import njit
 from fedtheory.errors import ParameterError
+from fedtheory.papers.gifair.problems import GroupedClassification, GroupedQuadratics
 from fedtheory.problems._linear_samples import (
     LOSS_LOGISTIC,
     LinearClientSamples,
@@ -62,9 +68,8 @@ def _quadratic_client(view: QuadraticView, r: int, i: int) -> QuadraticClient:
     """Client ``i``'s curvature, centre, offset and noise rows (an empty client for i ≥ K)."""
     k = min(i, view.offsets.shape[0] - 1)
     rows = view.noise.shape[1] if i < view.offsets.shape[0] else 0
-    d = view.centres.shape[1]
     return QuadraticClient(
-        view.curvature[k], view.centres[k], view.offsets[k], view.noise[k, :rows], np.empty(d)
+        view.curvature[k], view.centres[k], view.offsets[k], view.noise[k, :rows], view.buffer
     )
 
 
@@ -151,11 +156,13 @@ class _QuadraticViewFields(NamedTuple):
     centres: np.ndarray
     offsets: np.ndarray
     noise: np.ndarray
+    buffer: np.ndarray
 
 
 class QuadraticView(_QuadraticViewFields):
     """``GroupedQuadratics`` as the kernels read it: curvature (K, n, n), centres (K, n),
-    offsets (K,), noise (K, S, n)."""
+    offsets (K,), noise (K, S, n), and n floats of scratch that every client shares (see
+    :func:`kernel_view`)."""
 
     __slots__ = ()
 
@@ -188,19 +195,17 @@ class QuadraticClient(_QuadraticClientFields):
 
 @njit
 def _classification_client(view: ClassificationView, r: int, i: int) -> ClassificationClient:
-    """Client ``i``'s rows (an empty client for i ≥ K) and its scratch buffers."""
+    """Client ``i``'s rows (an empty client for i ≥ K) and the view's scratch buffers."""
     k = min(i, view.counts.shape[0] - 1)
     n = view.counts[k] if i < view.counts.shape[0] else 0
-    p = view.features.shape[2]
-    d = p if view.loss == LOGISTIC else view.classes * p
     return ClassificationClient(
         view.loss,
         view.features[k, :n],
         view.labels[k, :n],
         view.classes,
         view.ridge,
-        np.zeros(d),
-        np.empty(view.classes),
+        view.zeros,
+        view.logits,
     )
 
 
@@ -256,6 +261,62 @@ def _classification_loss(samples: ClassificationClient, j: int, w: np.ndarray) -
     lse = _softmax_logits(samples, j, w)
     value: float = lse - samples.logits[int(samples.labels[j])] + _half_ridge(samples, w)
     return value
+
+
+#: Below this, log1p(e) for e = e^{−|u|} is its Taylor polynomial to e⁵ (error < e⁶/6, i.e.
+#: below 2⁻⁵²·e for e ≤ 2⁻¹⁰); at or above it (1 + e) enters the product of
+#: :func:`_classification_client_loss`.
+_SERIES_BELOW = 2.0**-10
+#: The running product is folded into its logarithm before it can overflow (each factor ≤ 2).
+_FOLD_ABOVE = 2.0**500
+
+
+@njit
+def _classification_client_loss(samples: ClassificationClient, w: np.ndarray) -> float:
+    """F_k(w) = (1/n) Σ_j ℓ(w; x_j, y_j) + (ρ/2)‖w‖² in one pass (NaN for n = 0).
+
+    The fast path of the loss pass of GIFAIR-FL (every reported F_k, every round). The ridge
+    term is added once, not n times. Logistic: with u_j = −y_j x_jᵀw and e_j = e^{−|u_j|},
+    softplus(u_j) = max(u_j, 0) + log1p(e_j); the n log1p are replaced by one logarithm of
+    Π_j (1 + e_j) (folded before 2⁵⁰⁰), except for e_j < 2⁻¹⁰, whose log1p is its degree-5
+    Taylor polynomial (well-classified samples, where forming 1 + e_j would lose e_j's digits).
+    So each sample costs one exp and a product instead of an exp and a log1p (about 2.3× faster
+    for 10 features), at a relative error of at most ≈ 2.3e-13 against the exact sum: forming
+    a factor 1 + e_j ≥ 1 + 2⁻¹⁰ and multiplying it in each add at most 2⁻⁵³ to a logarithm of
+    at least log(1 + 2⁻¹⁰) ≈ 9.8e-4, and the terms are non-negative. Softmax: the per-sample
+    log-sum-exp, with the ridge once.
+    """
+    X = samples.features
+    n = X.shape[0]
+    if n == 0:
+        return math.nan
+    total = 0.0
+    if samples.loss == LOGISTIC:
+        y = samples.labels
+        d = w.shape[0]
+        product = 1.0
+        for j in range(n):
+            x = X[j]
+            margin = 0.0
+            for a in range(d):
+                margin += x[a] * w[a]
+            u = -y[j] * margin
+            e = math.exp(-abs(u))
+            total += max(u, 0.0)
+            if e < _SERIES_BELOW:
+                total += e * (1.0 - e * (0.5 - e * (1.0 / 3.0 - e * (0.25 - e * 0.2))))
+            else:
+                product *= 1.0 + e
+                if product > _FOLD_ABOVE:
+                    total += math.log(product)
+                    product = 1.0
+        total += math.log(product)
+    else:
+        for j in range(n):
+            lse = _softmax_logits(samples, j, w)
+            total += lse - samples.logits[int(samples.labels[j])]
+    mean: float = total / n + _half_ridge(samples, w)
+    return mean
 
 
 @njit
@@ -331,12 +392,15 @@ class _ClassificationViewFields(NamedTuple):
     counts: np.ndarray
     classes: int
     ridge: float
+    zeros: np.ndarray
+    logits: np.ndarray
 
 
 class ClassificationView(_ClassificationViewFields):
     """``GroupedClassification`` as the kernels read it: loss code (:data:`LOGISTIC`,
     :data:`SOFTMAX`), features (K, n_max, p), labels (K, n_max) float64 (±1, or the class),
-    counts (K,) int64, classes C, ridge ρ ≥ 0."""
+    counts (K,) int64, classes C, ridge ρ ≥ 0, and the scratch every client shares (see
+    :func:`kernel_view`): ``zeros`` (d zeros, restored after use) and ``logits`` (C floats)."""
 
     __slots__ = ()
 
@@ -363,46 +427,53 @@ class ClassificationClient(_ClassificationClientFields):
     sample_count = _classification_count
     sample_gradient = _classification_gradient
     sample_loss = _classification_loss
+    client_loss = _classification_client_loss
     minibatch_step = _classification_step
 
 
 # ============================================================================== the builder
 
 
-def kernel_view(problem: Any) -> QuadraticView | ClassificationView:
-    """The kernel view of a gifair problem (``GroupedQuadratics`` or ``GroupedClassification``
-    of :mod:`fedtheory.papers.gifair.problems`), dispatched on the class name.
+def kernel_view(
+    problem: GroupedQuadratics | GroupedClassification,
+) -> QuadraticView | ClassificationView:
+    """The kernel view of a gifair problem, dispatched on its class (isinstance): a
+    :class:`~fedtheory.papers.gifair.problems.GroupedQuadratics` or a
+    :class:`~fedtheory.papers.gifair.problems.GroupedClassification`.
+
+    The problems have validated their arrays (SPD curvature, centred noise, ±1 or class labels,
+    ridge ρ > 0); the view only lays them out for the kernels, with scratch buffers allocated
+    here once instead of at every ``client_samples`` call (two allocations per client and
+    update cost the round ~10%). The clients of one view share them, so a view serves one
+    kernel call at a time (every run builds its own).
 
     Raises
     ------
     ParameterError
         For any other object.
     """
-    kind = type(problem).__name__
-    if kind == "GroupedQuadratics":
+    if isinstance(problem, GroupedQuadratics):
         return QuadraticView(
             kernel_array(problem.curvature),
             kernel_array(problem.centres),
             kernel_array(problem.offsets),
             kernel_array(problem.noise),
+            np.empty(problem.dimension),
         )
-    if kind == "GroupedClassification":
-        loss = _LOSS_CODES.get(problem.loss)
-        if loss is None:
-            raise ParameterError(
-                parameter="loss", value=problem.loss, rule="must be 'logistic' or 'softmax'"
-            )
+    if isinstance(problem, GroupedClassification):
         return ClassificationView(
-            loss,
+            _LOSS_CODES[problem.loss],
             kernel_array(problem.features),
             kernel_array(problem.labels),
             kernel_array(problem.counts, np.int64),
             int(problem.classes),
             float(problem.ridge),
+            np.zeros(problem.dimension),
+            np.empty(problem.classes),
         )
     raise ParameterError(
         parameter="problem",
-        value=kind,
+        value=type(problem).__name__,
         rule="must be a GroupedQuadratics or a GroupedClassification "
         "(fedtheory.papers.gifair.problems)",
     )

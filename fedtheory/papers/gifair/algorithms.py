@@ -69,7 +69,9 @@ from fedtheory.algorithms.client_steps import LocalSGD
 from fedtheory.algorithms.server_steps import ModelAverage, ServerStep
 from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ParameterError
-from fedtheory.papers.gifair._samples import LOGISTIC, QuadraticView, kernel_view
+from fedtheory.papers.gifair._samples import ClassificationView, QuadraticView, kernel_view
+from fedtheory.papers.gifair.groups import GroupStructure
+from fedtheory.papers.gifair.problems import GroupedClassification, GroupedQuadratics
 from fedtheory.papers.gifair.runs import FairnessLog, GifairRun
 from fedtheory.papers.gifair.steps import R_MODES, FairAggregation
 
@@ -93,6 +95,7 @@ Aggregation = Literal["weighted", "uniform"]
 RMode = Literal["stale", "exact"]
 Sampling = Literal["p_with_replacement", "uniform"]
 StepSize = float | Callable[[np.ndarray], np.ndarray]
+Problem = GroupedQuadratics | GroupedClassification
 
 
 # ============================================================================== step sizes
@@ -197,61 +200,29 @@ def _step_table(step_size: Any, rounds: int, local_steps: int) -> tuple[np.ndarr
 
 @dataclass(frozen=True)
 class _Problem:
-    view: Any
-    labels: np.ndarray
-    weights: np.ndarray
-    group_sizes: np.ndarray
+    view: QuadraticView | ClassificationView
+    groups: GroupStructure
     counts: np.ndarray
     dimension: int
-    lambda_max: float
 
     @property
     def clients(self) -> int:
-        return int(self.labels.shape[0])
+        return self.groups.num_clients
 
 
-def _problem(problem: Any) -> _Problem:
-    view = kernel_view(problem)
-    groups = problem.groups
-    labels = np.asarray(groups.labels, dtype=np.int64)
-    # GroupStructure holds p as ``p`` (its ``weights`` is the method q(λ, F)); plain
-    # stand-ins may name it ``weights``
-    shares = groups.p if hasattr(groups, "p") else groups.weights
-    weights = np.asarray(shares, dtype=np.float64)
-    sizes = np.bincount(labels).astype(np.float64)
-    if labels.min() < 0 or np.any(sizes == 0) or sizes.size < 2:
-        raise ParameterError(
-            parameter="groups.labels",
-            value=labels.tolist(),
-            rule="must cover the groups 0, …, d − 1 (d ≥ 2) with every group non-empty",
-        )
-    if isinstance(view, QuadraticView):
-        counts = np.full(labels.size, view.noise.shape[1], dtype=np.int64)
-        dimension = int(view.centres.shape[1])
+def _problem(problem: Problem) -> _Problem:
+    view = kernel_view(problem)  # refuses anything but the two gifair problems
+    if isinstance(problem, GroupedQuadratics):
+        counts = np.full(problem.num_clients, problem.noise.shape[1], dtype=np.int64)
     else:
-        counts = np.asarray(view.counts, dtype=np.int64)
-        p = int(view.features.shape[2])
-        dimension = p if view.loss == LOGISTIC else view.classes * p
-    lambda_max = getattr(groups, "lambda_max", None)
-    if lambda_max is None:  # min_k p_k |A_{s_k}| / (d − 1)
-        lambda_max = float(np.min(weights * sizes[labels]) / (sizes.size - 1))
-    return _Problem(view, labels, weights, sizes, counts, dimension, float(lambda_max))
-
-
-def _check_lambda(problem: Any, info: _Problem, lam: Any) -> float:
-    check = getattr(problem.groups, "check_lambda", None)
-    if callable(check):
-        check(lam)
-        return float(lam)
-    lam = check_real("lam", lam, nonnegative=True)
-    if lam >= info.lambda_max:
+        counts = np.asarray(problem.counts, dtype=np.int64)
+    if np.any(problem.groups.p == 0):
         raise ParameterError(
-            parameter="lam",
-            value=lam,
-            rule=f"must lie in [0, λ_max) with λ_max = min_k p_k|A_(s_k)|/(d − 1) = "
-            f"{info.lambda_max:.6g} for these groups (weights stay positive)",
+            parameter="groups.p",
+            value=problem.groups.p.tolist(),
+            rule="GIFAIR-FL's multipliers c_k = 1 + λr_k/(p_k|𝒜_(s_k)|) need every p_k > 0",
         )
-    return float(lam)
+    return _Problem(view, problem.groups, counts, problem.dimension)
 
 
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
@@ -290,11 +261,13 @@ def _randomness(
     for r, seed_r in enumerate(seeds):
         rng = generator(seed_r)
         schedule.streams[r] = rng.integers(0, 2**64, dtype=np.uint64)
+        if per_round is None:  # every client, every round (no draw)
+            schedule.trainers[r] = schedule.uploaders[r] = everyone
+            schedule.trainer_counts[r] = schedule.uploader_counts[r] = m
+            continue
         for t in range(rounds):
-            if per_round is None:
-                trained = uploaded = everyone
-            elif sampling == "p_with_replacement":
-                uploaded = np.sort(rng.choice(m, size=per_round, replace=True, p=info.weights))
+            if sampling == "p_with_replacement":
+                uploaded = np.sort(rng.choice(m, size=per_round, replace=True, p=info.groups.p))
                 trained = np.unique(uploaded)
             else:
                 uploaded = trained = np.sort(rng.choice(m, size=per_round, replace=False))
@@ -327,7 +300,7 @@ def _run(
     record: Any,
 ) -> GifairRun:
     info = _problem(problem)
-    lam = _check_lambda(problem, info, lam)
+    lam = info.groups.check_lambda(lam)
     rounds = check_int("rounds", rounds, minimum=1)
     E = check_int("local_steps", local_steps, minimum=1)
     table, step_record = _step_table(step_size, rounds, E)
@@ -353,7 +326,10 @@ def _run(
         raise ParameterError(parameter="record", value=record, rule="must be True or False")
     start = _init(init, info.dimension)
     schedule = _randomness(seed, replicates, info, rounds, per_round, sampling)
-    reps, n, groups = schedule.streams.size, info.dimension, info.group_sizes.size
+    reps, n = schedule.streams.size, info.dimension
+    groups = info.groups
+    labels = kernel_array(groups.labels, np.int64)
+    p = kernel_array(groups.p)
 
     scales = np.ones((reps, m))  # shared: FairAggregation writes, LocalSGD reads
     client = LocalSGD(
@@ -372,7 +348,7 @@ def _run(
         per_round is not None and sampling == "p_with_replacement"
     )
     inner: Any = (
-        ServerStep(np.ones(rounds), np.tile(info.weights, (reps, 1)), False, np.inf)
+        ServerStep(np.ones(rounds), np.tile(p, (reps, 1)), False, np.inf)
         if weighted
         else ModelAverage()
     )
@@ -381,15 +357,15 @@ def _run(
         aggregation=inner,
         lam=lam,
         stale=r_mode == "stale",
-        labels=info.labels,
-        group_sizes=info.group_sizes,
-        weights=info.weights,
+        labels=labels,
+        group_sizes=kernel_array(groups.group_sizes),
+        weights=p,
         scales=scales,
         init=init_server,
         listeners=schedule.trainer_counts,
         reported=np.full((reps, rounds + 1, m), np.nan),
-        group_losses=np.full((reps, rounds + 1, groups), np.nan),
-        ranks=np.full((reps, rounds + 1, groups), np.nan),
+        group_losses=np.full((reps, rounds + 1, groups.num_groups), np.nan),
+        ranks=np.full((reps, rounds + 1, groups.num_groups), np.nan),
     )
     with np.errstate(all="ignore"):
         global_model, local_models, counts, sizes, global_its, local_its = _round_loop(
@@ -416,19 +392,17 @@ def _run(
             hint=f"{where}the squared norms of the models are not finite (is η·max_k c_k too "
             "large for the losses' smoothness?)",
         )
-    sampled = np.zeros((reps, m), dtype=bool)
+    listed = np.arange(m) < schedule.trainer_counts[..., None]  # the trainers of each row
+    sampled = np.zeros((reps, m + 1), dtype=bool)  # column m: the padding of the lists
     for r in range(reps):
-        for t in range(rounds):
-            sampled[r, schedule.trainers[r, t, : schedule.trainer_counts[r, t]]] = True
+        sampled[r, np.where(listed[r], schedule.trainers[r], m)] = True
+    sampled = sampled[:, :m]
     if algorithm == "gifair_per":  # never sampled: the global model θ̄_C (our assumption)
         local_models = np.where(sampled[:, :, None], local_models, global_model[:, None, :])
-    multipliers = 1.0 + lam * server.ranks[:, :, info.labels] / (
-        info.weights * info.group_sizes[info.labels]
-    )
-    L = server.group_losses
-    spread = 0.5 * np.abs(L[..., :, None] - L[..., None, :]).sum(axis=(-2, -1))
-    losses = (
-        server.reported[:, 1:] @ info.weights + lam * spread[:, 1:]
+    # c_k of the logged ranks (the kernel wrote the same values into ``scales``, Alg. 2)
+    multipliers = 1.0 + lam * server.ranks[:, :, labels] / (p * groups.client_group_sizes)
+    losses = (  # H(θ̄_c) = Σ_k p_k F_k + λR (eq. (1)) from the exact reports
+        np.asarray(groups.objective(lam, server.reported[:, 1:]))
         if r_mode == "exact"
         else np.full((reps, rounds), np.nan)
     )
@@ -454,7 +428,7 @@ def _run(
         local_iterates=shaped(local_its) if record else None,
         hyperparameters={
             "lam": lam,
-            "lambda_max": info.lambda_max,
+            "lambda_max": groups.lambda_max,
             "rounds": rounds,
             "local_steps": E,
             "step_size": step_record,
@@ -472,7 +446,7 @@ def _run(
 
 
 def gifair_global(
-    problem: Any,
+    problem: Problem,
     lam: float,
     *,
     rounds: int,
@@ -564,7 +538,7 @@ def gifair_global(
 
 
 def gifair_per(
-    problem: Any,
+    problem: Problem,
     lam: float,
     *,
     rounds: int,
@@ -620,7 +594,7 @@ sampling, init, seed, replicates, record
 
 
 def fedavg_printed(
-    problem: Any,
+    problem: Problem,
     *,
     rounds: int,
     local_steps: int,
