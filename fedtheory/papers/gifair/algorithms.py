@@ -214,7 +214,10 @@ def _problem(problem: Any) -> _Problem:
     view = kernel_view(problem)
     groups = problem.groups
     labels = np.asarray(groups.labels, dtype=np.int64)
-    weights = np.asarray(groups.weights, dtype=np.float64)
+    # GroupStructure holds the shares as ``p`` (``weights`` is its method q(λ, F)); a plain
+    # record may hold them as ``weights``
+    shares = getattr(groups, "p", None)
+    weights = np.asarray(groups.weights if shares is None else shares, dtype=np.float64)
     sizes = np.bincount(labels).astype(np.float64)
     if labels.min() < 0 or np.any(sizes == 0) or sizes.size < 2:
         raise ParameterError(
