@@ -45,7 +45,9 @@ def _lambda(problem: Any, frac: float) -> float:
 def _federated(problem: Any, lam: float, rounds: int, seed: int) -> dict[str, float]:
     theta = gifair_global(problem, lam, rounds=rounds, seed=seed, **_FED).global_model
     accuracy = problem.accuracy(theta)
+    groups = metrics.group_means(problem.groups, accuracy)
     return {
+        **{f"g{i}": float(value) for i, value in enumerate(groups)},
         "R": float(problem.groups.spread(problem.client_values(theta))),
         "var": float(metrics.group_variance(problem.groups, accuracy)),
         "disc": float(metrics.discrepancy(problem.groups, accuracy)),
