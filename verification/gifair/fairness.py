@@ -106,7 +106,7 @@ def _sweeps(rounds: int, replicates: tuple[int, int, int]) -> dict[str, Sweep]:
 logistic = Measurement(
     id="gifair/fairness/grouped-logistic",
     experiment=logistic_pair,
-    sweeps=_sweeps(200, (2, 12, 20)),
+    sweeps=_sweeps(200, (2, 16, 30)),
     notes=(
         "grouped_logistic (20 clients split 6/10/4, 10 features, N_k ~ U{50..150}, 25% test "
         "split, ridge 0.01), one draw per replicate; λ = lam_frac·λ_max (gifair.lambda-max). "
@@ -171,7 +171,7 @@ discrepancy_federated = logistic.claim(
 femnist = Measurement(
     id="gifair/fairness/femnist-groups",
     experiment=femnist_pair,
-    sweeps=_sweeps(100, (2, 12, 20)),
+    sweeps=_sweeps(100, (2, 40, 60)),
     notes=(
         "femnist_groups_like (3 groups of 6/10/4 devices, 20 classes, softmax + ridge on 16 "
         "features + 1; a substitute of FEMNIST-3-groups, Table 4), one draw per replicate; "
