@@ -34,7 +34,6 @@ from fedtheory.papers.gifair.stationarity import (
 from fedtheory.verify import Measurement, Monotone, Sweep, UpperBoundHolds
 
 THM311 = bounds.get("gifair.thm311")
-THM86 = bounds.get("gifair.thm86")
 LAMBDA_MAX = bounds.get("gifair.lambda-max")
 
 #: Activity tolerance of S_δ in units of H: wide enough to hold both tied pieces once
@@ -123,7 +122,6 @@ gradient_vanishes = tie.claim(
         "not vanish while the distance does (pilot: min ≈ 0.083 against the floor ≈ 0.042, "
         "distance 2e-4 at T = 16000). The right measure is Goldstein stationarity (next claim)."
     ),
-    uses=[THM86],
 )
 goldstein_vanishes = tie.claim(
     id="gifair/thm311/kink-goldstein",
