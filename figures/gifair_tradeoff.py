@@ -5,8 +5,8 @@ V18, §6 "λ_max throttles fairness").
 GIFAIR-FL's curve runs along λ ∈ [0, λ_max] (λ/λ_max = 0, .1, …, 1), each point the exact
 minimiser of H = Σp F + λR. On the same axes, each baseline's own exact trade-off: q-FFL over
 q ∈ {0, .5, 1, 2}, TERM over t ∈ {1e-3, …, 1000} and the AFL point min_θ max_k F_k — on guide §7's
-grouped quadratics (left; one replicate of the measurement) and GIFAIR's curve alone on a grouped
-logistic problem (right; the baselines are not solved there, see the claim file's notes).
+grouped quadratics (left) and on a grouped ridge-logistic problem (right), one replicate of the
+measurement each (TERM and q-FFL by damped Newton, AFL by its cone program).
 GIFAIR-FL's reweighting at most doubles a weight, so its curve stops far from min max fairness.
 
 Data: the measurement ``gifair/tradeoff/exact`` behind the claims
@@ -70,7 +70,8 @@ def _panel(ax: Axes, point: PointMeasurements) -> None:
             "t = 1000",
             (Ft[-1], Rt[-1]),
             textcoords="offset points",
-            xytext=(6, -10),
+            xytext=(-6, 8),
+            ha="right",
             fontsize=8,
             color=PALETTE[2],
         )
