@@ -6,28 +6,21 @@ result.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from fedtheory._checks import check_int
 from fedtheory.algorithms.client_steps import LocalSGD
 from fedtheory.algorithms.trace import Trace
 from fedtheory.papers.gifair._inputs import (
-    AGGREGATIONS,
-    SAMPLINGS,
-    _batch,
-    _choice,
-    _init,
     _local_sgd,
     _loop,
-    _per_round,
-    _Problem,
     _problem,
-    _randomness,
-    _replicates,
     _Schedule,
+    _Settings,
+    _settings,
     _shaped,
     _step_table,
 )
@@ -41,21 +34,12 @@ __all__: list[str] = []
 
 
 @dataclass(frozen=True)
-class _Setup:
-    """The checked common inputs of a baseline and every replicate's draws."""
+class _Setup(_Settings):
+    """The checked common inputs of a baseline, every replicate's draws, and each upload
+    slot's aggregation weight a_a and inverse inclusion probability f_a."""
 
-    info: _Problem
-    rounds: int
-    local_steps: int
-    table: np.ndarray
-    batch: int
-    replicates: int | None
-    schedule: _Schedule
     slot_weights: np.ndarray
     factors: np.ndarray
-    init: np.ndarray
-    record: bool
-    hyperparameters: dict[str, Any]
 
     @property
     def p(self) -> np.ndarray:
@@ -68,14 +52,6 @@ class _Setup:
     @property
     def d(self) -> int:
         return self.info.dimension
-
-    @property
-    def reps(self) -> int:
-        return self.schedule.reps
-
-    @property
-    def batched(self) -> bool:
-        return self.replicates is not None
 
     def local_sgd(self) -> LocalSGD:
         """The clients' E local minibatch steps from w^c (core ``LocalSGD``, unscaled)."""
@@ -122,61 +98,19 @@ def _slot_weights(
     return np.where(used, weights, 0.0), np.where(used, inverse, 0.0)
 
 
-def _setup(
-    problem: Any,
-    *,
-    rounds: Any,
-    local_steps: Any,
-    step_size: Any,
-    batch: Any,
-    aggregation: Any,
-    clients_per_round: Any,
-    sampling: Any,
-    init: Any,
-    seed: Any,
-    replicates: Any,
-    record: Any,
-    extra_streams: int = 0,
-) -> _Setup:
-    """Check the common inputs as :func:`~fedtheory.papers.gifair.algorithms.gifair_global`
-    does and draw every replicate's streams and participation (``batch=None``: no minibatch,
-    q-FedSGD)."""
+def _setup(problem: Any, *, extra_streams: int = 0, **settings: Any) -> _Setup:
+    """Check the common inputs with GIFAIR-FL's own code (``settings``: the keywords of
+    :func:`._inputs._settings`; ``batch=None``: no minibatch, q-FedSGD) and draw every
+    replicate's streams and participation."""
     info = _problem(problem)
-    rounds = check_int("rounds", rounds, minimum=1)
-    E = check_int("local_steps", local_steps, minimum=1)
-    table, step_record = _step_table(step_size, rounds, E)
-    checked_batch = 0 if batch is None else _batch(batch, info)
-    aggregation = _choice("aggregation", aggregation, AGGREGATIONS)
-    sampling = _choice("sampling", sampling, SAMPLINGS)
-    per_round = _per_round(clients_per_round, info.clients)
-    replicates = _replicates(replicates, record)
-    start = _init(init, info.dimension)
-    schedule = _randomness(seed, replicates, info, rounds, per_round, sampling, extra=extra_streams)
+    minibatch = settings["batch"] is not None
+    checked = _settings(info, minibatch=minibatch, extra=extra_streams, **settings)
     slot_weights, factors = _slot_weights(
-        schedule, np.asarray(info.groups.p), aggregation, per_round, sampling
-    )
-    return _Setup(
-        info=info,
-        rounds=rounds,
-        local_steps=E,
-        table=table,
-        batch=checked_batch,
-        replicates=replicates,
-        schedule=schedule,
-        slot_weights=slot_weights,
-        factors=factors,
-        init=start,
-        record=bool(record),
-        hyperparameters={
-            "rounds": rounds,
-            "local_steps": E,
-            "step_size": step_record,
-            "batch": None if batch is None else checked_batch,
-            "aggregation": aggregation,
-            "clients_per_round": per_round,
-            "sampling": sampling if per_round is not None else None,
-        },
-    )
+        checked.schedule, np.asarray(info.groups.p), checked.aggregation, checked.per_round,
+        checked.sampling,
+    )  # fmt: skip
+    fields = {field.name: getattr(checked, field.name) for field in dataclasses.fields(checked)}
+    return _Setup(**fields, slot_weights=slot_weights, factors=factors)
 
 
 def _round_steps(value: Any, name: str, rounds: int) -> tuple[np.ndarray, Any]:

@@ -21,6 +21,7 @@ import numpy as np
 from fedtheory._arrays import kernel_array, readonly
 from fedtheory._checks import check_finite_trace, check_int, check_real, check_vector
 from fedtheory._seeds import generator, replicate_seeds
+from fedtheory.algorithms._federated_inputs import _clients_per_round
 from fedtheory.algorithms._round_loop import _round_loop
 from fedtheory.algorithms.client_steps import LocalSGD
 from fedtheory.algorithms.server_steps import ModelAverage, ServerStep
@@ -128,15 +129,8 @@ def _batch(batch: Any, info: _Problem) -> int:
 
 
 def _per_round(clients_per_round: Any, m: int) -> int | None:
-    """None (every client) or S in [1, K]."""
-    if clients_per_round is None:
-        return None
-    per_round = check_int("clients_per_round", clients_per_round, minimum=1)
-    if per_round > m:
-        raise ParameterError(
-            parameter="clients_per_round", value=per_round, rule=f"must be at most K = {m}"
-        )
-    return per_round
+    """None (every client) or S in [1, K] (the core's check)."""
+    return None if clients_per_round is None else _clients_per_round(clients_per_round, m)
 
 
 def _replicates(replicates: Any, record: Any) -> int | None:
@@ -195,6 +189,79 @@ def _randomness(
         for e in range(extra):
             schedule.extra_streams[e, r] = rng.integers(0, 2**64, dtype=np.uint64)
     return schedule
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """The checked inputs every gifair runner shares, and every replicate's draws."""
+
+    info: _Problem
+    rounds: int
+    local_steps: int
+    table: np.ndarray
+    step_record: Any
+    batch: int  # 0: no minibatches (q-FedSGD's full gradients)
+    aggregation: str
+    sampling: str
+    per_round: int | None
+    replicates: int | None
+    record: bool
+    init: np.ndarray
+    schedule: _Schedule
+
+    @property
+    def batched(self) -> bool:
+        return self.replicates is not None
+
+    @property
+    def reps(self) -> int:
+        return self.schedule.reps
+
+    @property
+    def hyperparameters(self) -> dict[str, Any]:
+        return {
+            "rounds": self.rounds,
+            "local_steps": self.local_steps,
+            "step_size": self.step_record,
+            "batch": self.batch or None,
+            "aggregation": self.aggregation,
+            "clients_per_round": self.per_round,
+            "sampling": self.sampling if self.per_round is not None else None,
+        }
+
+
+def _settings(
+    info: _Problem,
+    *,
+    rounds: Any,
+    local_steps: Any,
+    step_size: Any,
+    batch: Any,
+    aggregation: Any,
+    clients_per_round: Any,
+    sampling: Any,
+    init: Any,
+    seed: Any,
+    replicates: Any,
+    record: Any,
+    minibatch: bool = True,
+    extra: int = 0,
+) -> _Settings:
+    """Check the shared inputs in one order, then draw (:func:`_randomness`)."""
+    rounds = check_int("rounds", rounds, minimum=1)
+    E = check_int("local_steps", local_steps, minimum=1)
+    table, step_record = _step_table(step_size, rounds, E)
+    checked_batch = _batch(batch, info) if minibatch else 0
+    aggregation = _choice("aggregation", aggregation, AGGREGATIONS)
+    sampling = _choice("sampling", sampling, SAMPLINGS)
+    per_round = _per_round(clients_per_round, info.clients)
+    replicates = _replicates(replicates, record)
+    start = _init(init, info.dimension)
+    schedule = _randomness(seed, replicates, info, rounds, per_round, sampling, extra=extra)
+    return _Settings(
+        info, rounds, E, table, step_record, checked_batch, aggregation, sampling, per_round,
+        replicates, bool(record), start, schedule,
+    )  # fmt: skip
 
 
 def _local_sgd(

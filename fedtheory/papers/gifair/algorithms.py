@@ -61,7 +61,7 @@ from typing import Any, Literal
 import numpy as np
 
 from fedtheory._arrays import kernel_array
-from fedtheory._checks import check_int, check_real
+from fedtheory._checks import check_real
 from fedtheory._seeds import Seed
 from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ParameterError
@@ -69,17 +69,12 @@ from fedtheory.papers.gifair._inputs import (
     AGGREGATIONS,
     SAMPLINGS,
     _averaging,
-    _batch,
     _choice,
-    _init,
     _local_sgd,
     _loop,
-    _per_round,
     _Problem,
-    _randomness,
-    _replicates,
+    _settings,
     _shaped,
-    _step_table,
 )
 from fedtheory.papers.gifair._inputs import _problem as _shared_problem
 from fedtheory.papers.gifair.problems import GroupedClassification, GroupedQuadratics
@@ -181,46 +176,23 @@ def _problem(problem: Problem) -> _Problem:
 # ============================================================================== the runner
 
 
-def _run(
-    algorithm: str,
-    problem: Any,
-    lam: Any,
-    *,
-    rounds: Any,
-    local_steps: Any,
-    step_size: Any,
-    batch: Any,
-    aggregation: Any,
-    r_mode: Any,
-    clients_per_round: Any,
-    sampling: Any,
-    init: Any,
-    seed: Seed,
-    replicates: Any,
-    record: Any,
-) -> GifairRun:
+def _run(algorithm: str, problem: Any, lam: Any, *, r_mode: Any, **settings: Any) -> GifairRun:
+    """Check (λ, r mode, then the shared inputs: :func:`._inputs._settings`), draw, run."""
     info = _problem(problem)
     lam = info.groups.check_lambda(lam)
-    rounds = check_int("rounds", rounds, minimum=1)
-    E = check_int("local_steps", local_steps, minimum=1)
-    table, step_record = _step_table(step_size, rounds, E)
-    batch = _batch(batch, info)
-    aggregation = _choice("aggregation", aggregation, AGGREGATIONS)
     r_mode = _choice("r_mode", r_mode, R_MODES)
-    sampling = _choice("sampling", sampling, SAMPLINGS)
-    m = info.clients
-    per_round = _per_round(clients_per_round, m)
-    replicates = _replicates(replicates, record)
-    start = _init(init, info.dimension)
-    schedule = _randomness(seed, replicates, info, rounds, per_round, sampling)
+    s = _settings(info, **settings)
+    rounds, E, batch, per_round = s.rounds, s.local_steps, s.batch, s.per_round
+    m, start, replicates, record = info.clients, s.init, s.replicates, s.record
+    schedule = s.schedule
     reps, n = schedule.streams.size, info.dimension
     groups = info.groups
     labels = kernel_array(groups.labels, np.int64)
     p = kernel_array(groups.p)
 
     scales = np.ones((reps, m))  # shared: FairAggregation writes, LocalSGD reads
-    client = _local_sgd(rounds, E, batch, table, scales, schedule.streams)
-    inner = _averaging(aggregation, per_round, sampling, p, reps, rounds)
+    client = _local_sgd(rounds, E, batch, s.table, scales, schedule.streams)
+    inner = _averaging(s.aggregation, per_round, s.sampling, p, reps, rounds)
     init_server = np.ascontiguousarray(np.broadcast_to(start, (reps, n)))
     server = FairAggregation(
         aggregation=inner,
@@ -243,7 +215,7 @@ def _run(
         server,
         schedule,
         start,
-        bool(record),
+        record,
         batched=replicates is not None,
         hint="the squared norms of the models are not finite (is η·max_k c_k too large for "
         "the losses' smoothness?)",
@@ -285,14 +257,8 @@ def _run(
         hyperparameters={
             "lam": lam,
             "lambda_max": groups.lambda_max,
-            "rounds": rounds,
-            "local_steps": E,
-            "step_size": step_record,
-            "batch": batch,
-            "aggregation": aggregation,
+            **s.hyperparameters,
             "r_mode": r_mode,
-            "clients_per_round": per_round,
-            "sampling": sampling if per_round is not None else None,
         },
         replicates=replicates,
     )

@@ -111,39 +111,10 @@ def _check_losses(algorithm: str, q: float, losses: np.ndarray) -> None:
 # ============================================================================== q-FFL
 
 
-def _qffl(
-    algorithm: str,
-    problem: Problem,
-    q: Any,
-    *,
-    rounds: Any,
-    local_steps: Any,
-    step_size: Any,
-    batch: Any,
-    aggregation: Any,
-    clients_per_round: Any,
-    sampling: Any,
-    init: Any,
-    seed: Any,
-    replicates: Any,
-    record: Any,
-) -> BaselineRun:
+def _qffl(algorithm: str, problem: Problem, q: Any, **settings: Any) -> BaselineRun:
     q = check_real("q", q, nonnegative=True)
     gradient = algorithm == "qfedsgd"
-    s = _setup(
-        problem,
-        rounds=rounds,
-        local_steps=local_steps,
-        step_size=step_size,
-        batch=batch,
-        aggregation=aggregation,
-        clients_per_round=clients_per_round,
-        sampling=sampling,
-        init=init,
-        seed=seed,
-        replicates=replicates,
-        record=record,
-    )
+    s = _setup(problem, **settings)
     # L̂_c = 1/η at the round's first global step (the q-FFL papers use a constant η)
     first = s.table[np.minimum(np.arange(s.rounds), s.table.shape[0] - 1), 0]
     lipschitz = 1.0 / np.ascontiguousarray(first)
@@ -526,9 +497,9 @@ def ditto(
         personal=personal,
     )
     server = _averaging(
-        s.hyperparameters["aggregation"],
-        s.hyperparameters["clients_per_round"],
-        s.hyperparameters["sampling"],
+        s.aggregation,
+        s.per_round,
+        s.sampling,
         s.p,
         s.reps,
         s.rounds,
