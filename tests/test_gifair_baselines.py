@@ -20,50 +20,23 @@ Theory asserted:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import cvxpy as cp
 import numpy as np
 import pytest
 from reference import gifair_baselines as twin
 
-from fedtheory.algorithms.federated import fedavg
 from fedtheory.errors import ConditionError, ParameterError
-from fedtheory.papers.gifair import baselines
+from fedtheory.papers.gifair import baselines, exact
 from fedtheory.papers.gifair._baseline_steps import (
     _min_norm_weights,
     _project_capped_simplex,
 )
-from fedtheory.problems.dataset import FederatedDataset
+from fedtheory.papers.gifair.algorithms import fedavg_printed, gifair_global
+from fedtheory.papers.gifair.groups import GroupStructure
+from fedtheory.papers.gifair.problems import GroupedClassification, GroupedQuadratics
 
-# ------------------------------------------------ stand-ins for fedtheory.papers.gifair.problems
-# (branch gifair-exact writes the real classes; the kernel views read exactly these attributes)
-
-
-@dataclass(frozen=True)
-class GroupStructure:
-    labels: np.ndarray
-    weights: np.ndarray
-
-
-@dataclass(frozen=True)
-class GroupedQuadratics:
-    groups: GroupStructure
-    curvature: np.ndarray
-    centres: np.ndarray
-    offsets: np.ndarray
-    noise: np.ndarray
-
-
-@dataclass(frozen=True)
-class GroupedClassification:
-    groups: GroupStructure
-    loss: str
-    features: np.ndarray
-    labels: np.ndarray
-    counts: np.ndarray
-    classes: int
-    ridge: float
+# ---------------------------------------------------------------------------- instances
 
 
 def quadratics(noise: float = 1.0, seed: int = 0, offset: float = 1.0) -> GroupedQuadratics:
@@ -74,47 +47,23 @@ def quadratics(noise: float = 1.0, seed: int = 0, offset: float = 1.0) -> Groupe
     Q = np.linalg.qr(rng.standard_normal((K, n, n)))[0]
     eig = rng.uniform(1.0, 4.0, (K, n))
     curvature = np.einsum("kab,kb,kcb->kac", Q, eig, Q)
+    curvature = 0.5 * (curvature + curvature.transpose(0, 2, 1))  # symmetric to the bit
     centres = 3.0 * np.eye(n)[np.array(labels) % n] + 0.5 * rng.standard_normal((K, n))
     Z = noise * rng.standard_normal((K, 8, n))
     Z -= Z.mean(axis=1, keepdims=True)
-    counts = rng.integers(20, 100, K)
-    groups = GroupStructure(np.array(labels), counts / counts.sum())
+    groups = GroupStructure.from_counts(np.array(labels), rng.integers(20, 100, K))
     return GroupedQuadratics(groups, curvature, centres, offset * rng.uniform(0.5, 1, K), Z)
 
 
-def classification(seed: int = 0) -> tuple[GroupedClassification, FederatedDataset]:
-    """Ridge-free logistic regression, and the same data as a core FederatedDataset."""
+def classification(seed: int = 0) -> GroupedClassification:
+    """Ridge logistic regression, five clients of 12 rows in two groups."""
     rng = np.random.default_rng(seed)
     K, n, p = 5, 12, 4
     X = rng.standard_normal((K, n, p))
     y = np.where(X @ rng.standard_normal(p) + 0.5 * rng.standard_normal((K, n)) > 0, 1.0, -1.0)
     counts = np.full(K, n)
-    weights = np.array([0.1, 0.15, 0.2, 0.25, 0.3])
-    problem = GroupedClassification(
-        GroupStructure(np.arange(K) % 2, weights), "logistic", X, y, counts, 2, 0.0
-    )
-    return problem, FederatedDataset(X, y, counts, "logistic")
-
-
-def F(problem: GroupedQuadratics, w: np.ndarray) -> np.ndarray:
-    """The clients' risks F_k(w) = ½(w − c_k)ᵀA_k(w − c_k) + b_k."""
-    u = w[None, :] - problem.centres
-    return 0.5 * np.einsum("ka,kab,kb->k", u, problem.curvature, u) + problem.offsets
-
-
-def grad_F(problem: GroupedQuadratics, w: np.ndarray) -> np.ndarray:
-    return np.einsum("kab,kb->ka", problem.curvature, w[None, :] - problem.centres)
-
-
-def minimax(problem: GroupedQuadratics) -> tuple[float, np.ndarray]:
-    """min_θ max_k F_k(θ) by cvxpy (Clarabel): the value and θ."""
-    theta, top = cp.Variable(problem.centres.shape[1]), cp.Variable()
-    constraints = [
-        0.5 * cp.quad_form(theta - c, cp.psd_wrap(A)) + b <= top
-        for A, c, b in zip(problem.curvature, problem.centres, problem.offsets, strict=True)
-    ]
-    cp.Problem(cp.Minimize(top), constraints).solve(solver="CLARABEL")
-    return float(top.value), np.asarray(theta.value)
+    groups = GroupStructure(np.arange(K) % 2, np.array([0.1, 0.15, 0.2, 0.25, 0.3]))
+    return GroupedClassification(groups, "logistic", X, y, counts, 2, 0.05, X, y, counts)
 
 
 # ============================================================================== kernels
@@ -183,7 +132,7 @@ def _uploaders(run: baselines.BaselineRun, c: int) -> np.ndarray:
 @pytest.mark.parametrize("aggregation", ["uniform", "weighted"])
 def test_qffl_server_equals_its_twin_every_round(q: float, aggregation: str) -> None:
     problem = quadratics()
-    p = problem.groups.weights
+    p = problem.groups.p
     run = baselines.qffl(
         problem, q, rounds=6, local_steps=3, step_size=0.05, batch=2,
         aggregation=aggregation, seed=3, record=True,
@@ -191,7 +140,7 @@ def test_qffl_server_equals_its_twin_every_round(q: float, aggregation: str) -> 
     a = p if aggregation == "weighted" else np.full(6, 1 / 6)
     for c in _rounds(run):
         w = run.global_iterates[c]
-        assert np.allclose(run.logs["losses"][c], F(problem, w), rtol=1e-13)
+        assert np.allclose(run.logs["losses"][c], problem.client_values(w), rtol=1e-13)
         expected = twin.qffl_server(
             q, 1 / 0.05, w, run.local_iterates[c + 1], np.arange(6), run.logs["losses"][c], a
         )
@@ -204,7 +153,7 @@ def test_qfedsgd_server_equals_its_twin_and_uses_exact_gradients() -> None:
     counts = np.full(6, 8)
     for c in _rounds(run):
         w = run.global_iterates[c]
-        assert np.allclose(run.local_iterates[c + 1] / 8, grad_F(problem, w), atol=1e-12)
+        assert np.allclose(run.local_iterates[c + 1] / 8, problem.client_gradients(w), atol=1e-12)
         expected = twin.qffl_server(
             1.0, 20.0, w, run.local_iterates[c + 1], np.arange(6),
             run.logs["losses"][c], np.full(6, 1 / 6), counts,
@@ -217,7 +166,7 @@ def test_term_server_equals_its_twin_every_round() -> None:
     run = baselines.term(
         problem, 2.0, rounds=6, local_steps=2, step_size=0.05, batch=2, seed=1, record=True
     )
-    p = problem.groups.weights
+    p = problem.groups.p
     for c in _rounds(run):
         w, losses = run.global_iterates[c], run.logs["losses"][c]
         expected = twin.term_server(2.0, w, run.local_iterates[c + 1], np.arange(6), losses, p)
@@ -267,59 +216,80 @@ def test_fedmgda_server_equals_its_twin_every_round(eps: float) -> None:
 
 # ============================================================================== limits
 
+#: Participation and aggregation under which q-FFL's q = 0 mean Σ a_a w̄_a / Σ a_a (module
+#: docstring [derived]) is GIFAIR-FL's aggregation of the same uploads: p-weighted (full
+#: participation), the plain mean, the mean of the p-draws (scheme I).
+MATCHING = {
+    "full-weighted": {"aggregation": "weighted"},
+    "full-uniform": {"aggregation": "uniform"},
+    "p-sampling": {"aggregation": "uniform", "clients_per_round": 3},
+    "uniform-sampling": {"aggregation": "uniform", "clients_per_round": 3, "sampling": "uniform"},
+}
+SETTINGS = {"rounds": 10, "local_steps": 3, "step_size": 0.3, "batch": 4, "seed": 7}
 
-@pytest.mark.parametrize("aggregation", ["weighted", "uniform"])
-def test_qffl_at_q_zero_is_fedavg_with_the_aggregation_its_formula_implies(
-    aggregation: str,
-) -> None:
-    problem, data = classification()
-    p = problem.groups.weights
-    core_weights = p if aggregation == "weighted" else np.full(5, 0.2)
-    core = fedavg(
-        data, rounds=10, local_steps=3, local_step=0.3, batch=4, weights=core_weights, seed=7
-    )
-    ours = baselines.qffl(
-        problem, 0.0, rounds=10, local_steps=3, step_size=0.3, batch=4,
-        aggregation=aggregation, seed=7,
-    )  # fmt: skip
-    # the same local models bit for bit (same stream); the aggregations differ by rounding only
-    assert np.allclose(ours.global_model, core.global_model, rtol=1e-13, atol=1e-14)
-    other = "uniform" if aggregation == "weighted" else "weighted"
-    moved = baselines.qffl(
-        problem, 0.0, rounds=10, local_steps=3, step_size=0.3, batch=4,
-        aggregation=other, seed=7,
-    )  # fmt: skip
-    assert not np.allclose(moved.global_model, core.global_model, rtol=1e-6)
+
+@pytest.mark.parametrize("mode", sorted(MATCHING))
+def test_qffl_at_q_zero_is_gifair_at_lambda_zero_with_the_matching_aggregation(mode: str) -> None:
+    problem = classification()
+    settings = {**SETTINGS, **MATCHING[mode], "record": True}
+    ours = baselines.qffl(problem, 0.0, **settings)  # type: ignore[arg-type]
+    fair = gifair_global(problem, 0.0, **settings)  # type: ignore[arg-type]
+    # the same draws: the same clients train on the same minibatches from the same model
+    np.testing.assert_array_equal(ours.local_iterates[1], fair.local_iterates[1])
+    # w − Σ a L̂(w − w̄)/(L̂ Σ a) is the mean up to rounding, round after round
+    assert np.allclose(ours.global_iterates, fair.global_iterates, rtol=1e-12, atol=1e-13)
+    other = "uniform" if settings["aggregation"] == "weighted" else "weighted"
+    moved = gifair_global(problem, 0.0, **{**settings, "aggregation": other})  # type: ignore[arg-type]
+    if mode != "p-sampling":  # under p-sampling both of GIFAIR's aggregations are scheme I
+        assert not np.allclose(moved.global_model, ours.global_model, rtol=1e-6)
+
+
+def test_qffl_at_q_zero_under_uniform_sampling_is_self_normalised_not_scheme_ii() -> None:
+    problem = classification()
+    settings = {**SETTINGS, "aggregation": "weighted", "clients_per_round": 3}
+    settings |= {"sampling": "uniform", "record": True, "rounds": 1}
+    ours = baselines.qffl(problem, 0.0, **settings)  # type: ignore[arg-type]
+    fair = gifair_global(problem, 0.0, **settings)  # type: ignore[arg-type]
+    S = _uploaders(ours, 0)
+    p, uploads, w = problem.groups.p[S], ours.local_iterates[1][S], ours.global_iterates[0]
+    assert np.allclose(ours.global_model, p @ uploads / p.sum(), rtol=1e-12, atol=1e-14)
+    K = problem.num_clients
+    scheme_ii = w - (K / 3) * p @ (w[None, :] - uploads)
+    assert np.allclose(fair.global_model, scheme_ii, rtol=1e-12, atol=1e-14)
+    assert not np.allclose(ours.global_model, fair.global_model, rtol=1e-6)
 
 
 def test_term_as_the_tilt_vanishes_is_fedavg() -> None:
-    problem, data = classification()
-    core = fedavg(
-        data, rounds=10, local_steps=3, local_step=0.3, batch=4,
-        weights=problem.groups.weights, seed=7,
-    )  # fmt: skip
-    ours = baselines.term(problem, 1e-10, rounds=10, local_steps=3, step_size=0.3, batch=4, seed=7)
+    problem = classification()
+    core = fedavg_printed(problem, **SETTINGS)  # type: ignore[arg-type]
+    ours = baselines.term(problem, 1e-10, **SETTINGS)  # type: ignore[arg-type]
     assert np.allclose(ours.global_model, core.global_model, rtol=1e-8, atol=1e-10)
-    tilted = baselines.term(problem, 5.0, rounds=10, local_steps=3, step_size=0.3, batch=4, seed=7)
+    tilted = baselines.term(problem, 5.0, **SETTINGS)  # type: ignore[arg-type]
     assert not np.allclose(tilted.global_model, core.global_model, rtol=1e-4)
 
 
-def test_dittos_global_model_is_fedavg_bit_for_bit() -> None:
-    problem, data = classification()
-    core = fedavg(
-        data, rounds=8, local_steps=3, local_step=0.3, batch=4,
-        weights=problem.groups.weights, seed=5,
-    )  # fmt: skip
-    ours = baselines.ditto(problem, 0.5, rounds=8, local_steps=3, step_size=0.3, batch=4, seed=5)
-    assert np.array_equal(ours.global_model, core.global_model)
+@pytest.mark.parametrize("mode", [*sorted(MATCHING), "uniform-sampling-weighted"])
+def test_dittos_global_model_is_fedavg_bit_for_bit(mode: str) -> None:
+    problem = classification()
+    extra = MATCHING.get(mode, {"clients_per_round": 3, "sampling": "uniform"})
+    settings = {**SETTINGS, **extra, "rounds": 8, "record": True}
+    core = fedavg_printed(problem, **settings)  # type: ignore[arg-type]
+    ours = baselines.ditto(problem, 0.5, **settings)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(ours.global_iterates, core.global_iterates)
     assert not np.allclose(ours.personal_models, ours.global_model[None, :], rtol=1e-3)
+
+
+def _tilted_risk(problem: GroupedQuadratics, tilt: float, theta: np.ndarray) -> float:
+    F = problem.client_values(theta)
+    top = float(F.max())
+    return top + math.log(float(problem.groups.p @ np.exp(tilt * (F - top)))) / tilt
 
 
 def test_large_tilt_approaches_the_minimax_optimum() -> None:
     problem = quadratics(noise=0.0)
-    value, _ = minimax(problem)
-    p_min = float(problem.groups.weights.min())
-    fedavg_worst = float(F(problem, _fedavg_optimum(problem)).max())
+    value = exact.afl_optimum(problem).value
+    p_min = float(problem.groups.p.min())
+    fedavg_worst = float(problem.client_values(problem.global_optimum()).max())
     gaps = []
     # E = 1 with exact gradients: gradient descent on the tilted risk, whose smoothness grows
     # with t (≈ L + t max‖∇F_k‖²), hence the smaller steps
@@ -327,7 +297,10 @@ def test_large_tilt_approaches_the_minimax_optimum() -> None:
         run = baselines.term(
             problem, tilt, rounds=10_000, local_steps=1, step_size=step, batch=8, seed=0
         )
-        worst = float(F(problem, run.global_model).max())
+        # it is the tilted optimum (cvxpy): the tilted risk there, to the solver's accuracy
+        optimum = exact.term_optimum(problem, tilt)
+        assert _tilted_risk(problem, tilt, run.global_model) <= optimum.value + 1e-7
+        worst = float(problem.client_values(run.global_model).max())
         # max_k F_k(θ_t) ≤ min max + log(1/p_min)/t at the tilted optimum θ_t
         assert value - 1e-7 <= worst <= value + math.log(1 / p_min) / tilt + 1e-6
         gaps.append(worst - value)
@@ -335,31 +308,50 @@ def test_large_tilt_approaches_the_minimax_optimum() -> None:
     assert gaps[0] < fedavg_worst - value
 
 
-def _fedavg_optimum(problem: GroupedQuadratics) -> np.ndarray:
-    p, A, c = problem.groups.weights, problem.curvature, problem.centres
-    return np.linalg.solve(np.einsum("k,kab->ab", p, A), np.einsum("k,kab,kb->a", p, A, c))
+@pytest.mark.parametrize("q", [0.0, 1.0, 3.0])
+def test_qffl_reaches_the_exact_qffl_optimum(q: float) -> None:
+    """E = 1, exact gradients, p-weighted: the fixed point of w − Σ p F^q ∇F / Σ p h is
+    Σ p F^q ∇F = 0, the stationarity of Σ p F^{q+1}/(q + 1)."""
+    problem = quadratics(noise=0.0)
+    run = baselines.qffl(
+        problem, q, rounds=3000, local_steps=1, step_size=0.05, batch=8,
+        aggregation="weighted", seed=0,
+    )  # fmt: skip
+    p, w = problem.groups.p, run.global_model
+
+    def objective(theta: np.ndarray) -> float:
+        return float(p @ problem.client_values(theta) ** (q + 1)) / (q + 1)
+
+    # stationary (the exact criterion), and no worse than cvxpy's point (Clarabel's accuracy
+    # is ~1e-9 relative: its reported value is not a bound to 1e-7 at F^4 ≈ 10^4)
+    gradient = (p * problem.client_values(w) ** q) @ problem.client_gradients(w)
+    assert np.linalg.norm(gradient) <= 1e-9
+    optimum = exact.qffl_optimum(problem, q)
+    assert objective(w) <= objective(optimum.theta) + 1e-12 * objective(w)
+    assert np.linalg.norm(w - optimum.theta) <= 1e-4
 
 
 def test_afl_converges_to_the_minimax_optimum_within_its_regret_bound() -> None:
     problem = quadratics(noise=0.0)
-    value, theta = minimax(problem)
+    optimum = exact.afl_optimum(problem)
+    value, theta = optimum.value, optimum.theta
     rounds = 4000
     gamma = 0.5 / math.sqrt(rounds)
     run = baselines.afl(
         problem, rounds=rounds, step_size=gamma, mixture_step=gamma, batch=8, seed=0,
         record=True,
     )  # fmt: skip
-    gap = float(F(problem, run.averaged_model).max()) - value
+    gap = float(problem.client_values(run.averaged_model).max()) - value
     # regret of both players (deterministic gradients, comparators θ* and any λ ∈ Δ):
     # gap ≤ ‖w0 − θ*‖²/(2γT) + γ·mean‖Σλ∇F‖²/2 + 2/(2γT) + γ·mean‖F‖²/2
     ws, lams = run.global_iterates[:-1], run.logs["mixtures"]
     g_w = np.mean(
-        [np.sum((lam @ grad_F(problem, w)) ** 2) for w, lam in zip(ws, lams, strict=True)]
+        [np.sum((lam @ problem.client_gradients(w)) ** 2) for w, lam in zip(ws, lams, strict=True)]
     )
-    g_l = np.mean([np.sum(F(problem, w) ** 2) for w in ws])
+    g_l = np.mean([np.sum(problem.client_values(w) ** 2) for w in ws])
     bound = (float(theta @ theta) + 2.0) / (2 * gamma * rounds) + gamma * (g_w + g_l) / 2
     assert -1e-7 <= gap <= bound
-    assert gap < 0.1 * (float(F(problem, np.zeros(3)).max()) - value)
+    assert gap < 0.1 * (float(problem.client_values(np.zeros(3)).max()) - value)
 
 
 @pytest.mark.parametrize("lam_d", [0.0, 0.3, 3.0, 300.0])
@@ -371,10 +363,9 @@ def test_dittos_personal_models_reach_their_closed_form(lam_d: float) -> None:
         personal_steps=10, personal_step_size=step, seed=0,
     )  # fmt: skip
     w = run.global_model  # E = 1, exact gradients: gradient descent on Σ p_k F_k
-    assert np.allclose(w, _fedavg_optimum(problem), atol=1e-10)
+    assert np.allclose(w, problem.global_optimum(), atol=1e-10)
     v = run.personal_models
-    assert np.allclose(v, twin.ditto_personal(problem.curvature, problem.centres, lam_d, w),
-                       atol=1e-8)  # fmt: skip
+    assert np.allclose(v, exact.ditto_personal(problem, w, lam_d), atol=1e-8)
     spread = np.max(np.linalg.norm(problem.centres - w, axis=1))
     if lam_d == 0.0:
         assert np.allclose(v, problem.centres, atol=1e-8)

@@ -115,16 +115,3 @@ def fedmgda_server(
     lo, hi = np.maximum(0.0, start - eps), np.minimum(1.0, start + eps)
     lam = min_norm_weights(g_hat, lo, hi, start, iterations)
     return w - step * lam @ g_hat, lam
-
-
-def ditto_personal(
-    curvature: np.ndarray, centres: np.ndarray, lam_d: float, w: np.ndarray
-) -> np.ndarray:
-    """The personal optima of quadratics: v_k = (A_k + λ_D I)^{−1}(A_k c_k + λ_D w)."""
-    eye = np.eye(w.shape[0])
-    return np.stack(
-        [
-            np.linalg.solve(A + lam_d * eye, A @ c + lam_d * w)
-            for A, c in zip(curvature, centres, strict=True)
-        ]
-    )

@@ -12,12 +12,14 @@ and individual fairness in federated learning*.
 - GIFAIR-FL-Global, GIFAIR-FL-Per and FedAvg as printed on the core round loop, with the
   fair aggregation server step (:mod:`~fedtheory.papers.gifair.steps`), the step-size
   schedules (:mod:`~fedtheory.papers.gifair.algorithms`), their result
-  (:mod:`~fedtheory.papers.gifair.runs`) and the kernel views of the problems (``_samples``).
+  (:mod:`~fedtheory.papers.gifair.runs`) and the kernel views of the problems (``_samples``);
+- the fairness baselines q-FFL / q-FedSGD, TERM, AFL, Ditto and FedMGDA+ on the same round loop
+  (:mod:`~fedtheory.papers.gifair.baselines`, result :class:`BaselineRun`).
 """
 
 from __future__ import annotations
 
-from fedtheory.papers.gifair import datasets, exact, metrics
+from fedtheory.papers.gifair import baselines, datasets, exact, metrics
 from fedtheory.papers.gifair.algorithms import (
     StepSchedule,
     decaying_steps,
@@ -26,6 +28,7 @@ from fedtheory.papers.gifair.algorithms import (
     gifair_per,
     sqrt_steps,
 )
+from fedtheory.papers.gifair.baselines import afl, ditto, fedmgda_plus, qfedsgd, qffl, term
 from fedtheory.papers.gifair.datasets import (
     digits_groups,
     femnist_groups_like,
@@ -47,10 +50,11 @@ from fedtheory.papers.gifair.problems import (
     GroupedQuadratics,
     grouped_quadratics,
 )
-from fedtheory.papers.gifair.runs import FairnessLog, GifairRun
+from fedtheory.papers.gifair.runs import BaselineRun, FairnessLog, GifairRun
 from fedtheory.papers.gifair.steps import FairAggregation
 
 __all__ = [
+    "BaselineRun",
     "Example33",
     "FairAggregation",
     "FairOptimum",
@@ -61,14 +65,18 @@ __all__ = [
     "GroupedQuadratics",
     "StepSchedule",
     "TradeoffCurve",
+    "afl",
+    "baselines",
     "datasets",
     "decaying_steps",
     "digits_groups",
+    "ditto",
     "epigraph_optimum",
     "exact",
     "example_3_3",
     "fair_optimum",
     "fedavg_printed",
+    "fedmgda_plus",
     "femnist_groups_like",
     "femnist_skewed_like",
     "gifair_global",
@@ -77,7 +85,10 @@ __all__ = [
     "grouped_quadratics",
     "grouped_synthetic",
     "metrics",
+    "qfedsgd",
+    "qffl",
     "shakespeare_gender_like",
     "sqrt_steps",
+    "term",
     "tradeoff_curve",
 ]

@@ -54,23 +54,29 @@ References
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
-from fedtheory._arrays import kernel_array, readonly
-from fedtheory._checks import check_finite_trace, check_int, check_real, check_vector
-from fedtheory._seeds import Seed, generator, replicate_seeds
-from fedtheory.algorithms._round_loop import _round_loop
-from fedtheory.algorithms.client_steps import LocalSGD
-from fedtheory.algorithms.server_steps import ModelAverage, ServerStep
+from fedtheory._arrays import kernel_array
+from fedtheory._checks import check_real
+from fedtheory._seeds import Seed
 from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ParameterError
-from fedtheory.papers.gifair._samples import ClassificationView, QuadraticView, kernel_view
-from fedtheory.papers.gifair.groups import GroupStructure
+from fedtheory.papers.gifair._inputs import (
+    AGGREGATIONS,
+    SAMPLINGS,
+    _averaging,
+    _choice,
+    _local_sgd,
+    _loop,
+    _Problem,
+    _settings,
+    _shaped,
+)
+from fedtheory.papers.gifair._inputs import _problem as _shared_problem
 from fedtheory.papers.gifair.problems import GroupedClassification, GroupedQuadratics
 from fedtheory.papers.gifair.runs import FairnessLog, GifairRun
 from fedtheory.papers.gifair.steps import R_MODES, FairAggregation
@@ -85,11 +91,6 @@ __all__ = [
     "gifair_per",
     "sqrt_steps",
 ]
-
-#: Aggregation rules: p-weighted (the objective (1)) or the printed unweighted mean.
-AGGREGATIONS: tuple[str, ...] = ("weighted", "uniform")
-#: Client sampling under partial participation.
-SAMPLINGS: tuple[str, ...] = ("p_with_replacement", "uniform")
 
 Aggregation = Literal["weighted", "uniform"]
 RMode = Literal["stale", "exact"]
@@ -157,201 +158,41 @@ def sqrt_steps(c: float) -> StepSchedule:
     return StepSchedule("sqrt", check_real("c", c, positive=True))
 
 
-def _step_table(step_size: Any, rounds: int, local_steps: int) -> tuple[np.ndarray, Any]:
-    """LocalSGD's step table: (1, 1) for a constant, (T, E) η^(cE + k) for a schedule."""
-    if isinstance(step_size, numbers.Real) and not isinstance(step_size, bool):
-        eta = check_real("step_size", step_size, positive=True)
-        return np.array([[eta]]), eta
-    if not callable(step_size):
-        raise ParameterError(
-            parameter="step_size",
-            value=step_size,
-            rule="must be a positive number or a schedule (decaying_steps, sqrt_steps, or a "
-            "callable mapping global steps t to steps η^(t))",
-        )
-    t = np.arange(max(rounds, 1) * local_steps, dtype=np.float64)
-    try:
-        table = np.asarray(step_size(t), dtype=np.float64).reshape(max(rounds, 1), local_steps)
-    except (TypeError, ValueError) as error:
-        raise ParameterError(
-            parameter="step_size",
-            value=step_size,
-            rule=f"a schedule must map an array of {t.size} global steps to as many steps "
-            f"({error})",
-        ) from None
-    bad = ~(np.isfinite(table) & (table > 0))
-    if bad.any():
-        where = int(np.argmax(bad.reshape(-1)))
-        raise ParameterError(
-            parameter="step_size",
-            value=f"η^({where}) = {table.reshape(-1)[where]}",
-            rule="a schedule must give positive finite steps",
-        )
-    record = (
-        {"kind": step_size.kind, "scale": step_size.scale, "offset": step_size.offset}
-        if isinstance(step_size, StepSchedule)
-        else getattr(step_size, "__name__", type(step_size).__name__)
-    )
-    return np.ascontiguousarray(table), record
-
-
 # ============================================================================== inputs
 
 
-@dataclass(frozen=True)
-class _Problem:
-    view: QuadraticView | ClassificationView
-    groups: GroupStructure
-    counts: np.ndarray
-    dimension: int
-
-    @property
-    def clients(self) -> int:
-        return self.groups.num_clients
-
-
 def _problem(problem: Problem) -> _Problem:
-    view = kernel_view(problem)  # refuses anything but the two gifair problems
-    if isinstance(problem, GroupedQuadratics):
-        counts = np.full(problem.num_clients, problem.noise.shape[1], dtype=np.int64)
-    else:
-        counts = np.asarray(problem.counts, dtype=np.int64)
+    """The shared problem view; GIFAIR-FL also needs every p_k > 0."""
+    info = _shared_problem(problem)
     if np.any(problem.groups.p == 0):
         raise ParameterError(
             parameter="groups.p",
             value=problem.groups.p.tolist(),
             rule="GIFAIR-FL's multipliers c_k = 1 + λr_k/(p_k|𝒜_(s_k)|) need every p_k > 0",
         )
-    return _Problem(view, problem.groups, counts, problem.dimension)
-
-
-def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ParameterError(
-            parameter=name, value=value, rule=f"must be one of {', '.join(map(repr, choices))}"
-        )
-    return str(value)
-
-
-def _init(init: Any, dimension: int) -> np.ndarray:
-    if init is None:
-        return np.zeros(dimension)
-    return check_vector("init", init, shape=(dimension,))
-
-
-class _Schedule:
-    """Who trains and whose models are averaged, per replicate and round."""
-
-    def __init__(self, reps: int, rounds: int, m: int, width: int) -> None:
-        self.streams = np.empty(reps, dtype=np.uint64)
-        self.trainers = np.zeros((reps, rounds, m), dtype=np.int64)
-        self.trainer_counts = np.zeros((reps, rounds), dtype=np.int64)
-        self.uploaders = np.zeros((reps, rounds, width), dtype=np.int64)
-        self.uploader_counts = np.zeros((reps, rounds), dtype=np.int64)
-
-
-def _randomness(
-    seed: Any, replicates: int | None, info: _Problem, rounds: int, per_round: int | None,
-    sampling: str,
-) -> _Schedule:  # fmt: skip
-    seeds = [seed] if replicates is None else replicate_seeds(seed, replicates)
-    m = info.clients
-    schedule = _Schedule(len(seeds), rounds, m, max(m, per_round or 0))
-    everyone = np.arange(m, dtype=np.int64)
-    for r, seed_r in enumerate(seeds):
-        rng = generator(seed_r)
-        schedule.streams[r] = rng.integers(0, 2**64, dtype=np.uint64)
-        if per_round is None:  # every client, every round (no draw)
-            schedule.trainers[r] = schedule.uploaders[r] = everyone
-            schedule.trainer_counts[r] = schedule.uploader_counts[r] = m
-            continue
-        for t in range(rounds):
-            if sampling == "p_with_replacement":
-                uploaded = np.sort(rng.choice(m, size=per_round, replace=True, p=info.groups.p))
-                trained = np.unique(uploaded)
-            else:
-                uploaded = trained = np.sort(rng.choice(m, size=per_round, replace=False))
-            schedule.trainers[r, t, : trained.size] = trained
-            schedule.trainer_counts[r, t] = trained.size
-            schedule.uploaders[r, t, : uploaded.size] = uploaded
-            schedule.uploader_counts[r, t] = uploaded.size
-    return schedule
+    return info
 
 
 # ============================================================================== the runner
 
 
-def _run(
-    algorithm: str,
-    problem: Any,
-    lam: Any,
-    *,
-    rounds: Any,
-    local_steps: Any,
-    step_size: Any,
-    batch: Any,
-    aggregation: Any,
-    r_mode: Any,
-    clients_per_round: Any,
-    sampling: Any,
-    init: Any,
-    seed: Seed,
-    replicates: Any,
-    record: Any,
-) -> GifairRun:
+def _run(algorithm: str, problem: Any, lam: Any, *, r_mode: Any, **settings: Any) -> GifairRun:
+    """Check (λ, r mode, then the shared inputs: :func:`._inputs._settings`), draw, run."""
     info = _problem(problem)
     lam = info.groups.check_lambda(lam)
-    rounds = check_int("rounds", rounds, minimum=1)
-    E = check_int("local_steps", local_steps, minimum=1)
-    table, step_record = _step_table(step_size, rounds, E)
-    batch = check_int("batch", batch, minimum=1)
-    if batch > int(info.counts.min()):
-        raise ParameterError(
-            parameter="batch", value=batch, rule=f"must be at most min n_k = {info.counts.min()}"
-        )
-    aggregation = _choice("aggregation", aggregation, AGGREGATIONS)
     r_mode = _choice("r_mode", r_mode, R_MODES)
-    sampling = _choice("sampling", sampling, SAMPLINGS)
-    m = info.clients
-    per_round = None
-    if clients_per_round is not None:
-        per_round = check_int("clients_per_round", clients_per_round, minimum=1)
-        if per_round > m:
-            raise ParameterError(
-                parameter="clients_per_round", value=per_round, rule=f"must be at most K = {m}"
-            )
-    if replicates is not None:
-        replicates = check_int("replicates", replicates, minimum=1)
-    if not isinstance(record, bool | np.bool_):
-        raise ParameterError(parameter="record", value=record, rule="must be True or False")
-    start = _init(init, info.dimension)
-    schedule = _randomness(seed, replicates, info, rounds, per_round, sampling)
+    s = _settings(info, **settings)
+    rounds, E, batch, per_round = s.rounds, s.local_steps, s.batch, s.per_round
+    m, start, replicates, record = info.clients, s.init, s.replicates, s.record
+    schedule = s.schedule
     reps, n = schedule.streams.size, info.dimension
     groups = info.groups
     labels = kernel_array(groups.labels, np.int64)
     p = kernel_array(groups.p)
 
     scales = np.ones((reps, m))  # shared: FairAggregation writes, LocalSGD reads
-    client = LocalSGD(
-        work=np.full(rounds, E, dtype=np.int64),
-        epochs=False,
-        batch=int(batch),
-        steps=kernel_array(table),
-        scales=scales,
-        lam=0.0,
-        radius=np.inf,
-        warm_start=False,
-        receives_server_model=True,
-        seeds=schedule.streams,
-    )
-    weighted = aggregation == "weighted" and not (
-        per_round is not None and sampling == "p_with_replacement"
-    )
-    inner: Any = (
-        ServerStep(np.ones(rounds), np.tile(p, (reps, 1)), False, np.inf)
-        if weighted
-        else ModelAverage()
-    )
+    client = _local_sgd(rounds, E, batch, s.table, scales, schedule.streams)
+    inner = _averaging(s.aggregation, per_round, s.sampling, p, reps, rounds)
     init_server = np.ascontiguousarray(np.broadcast_to(start, (reps, n)))
     server = FairAggregation(
         aggregation=inner,
@@ -367,31 +208,18 @@ def _run(
         group_losses=np.full((reps, rounds + 1, groups.num_groups), np.nan),
         ranks=np.full((reps, rounds + 1, groups.num_groups), np.nan),
     )
-    with np.errstate(all="ignore"):
-        global_model, local_models, counts, sizes, global_its, local_its = _round_loop(
-            info.view,
-            client,
-            server,
-            schedule.trainers,
-            schedule.trainer_counts,
-            schedule.uploaders,
-            schedule.uploader_counts,
-            np.ones(rounds, dtype=np.bool_),
-            init_server,
-            np.ascontiguousarray(np.broadcast_to(start, (reps, m, n))),
-            bool(record),
-        )
-    worst = sizes.max(axis=0)
-    if not np.all(np.isfinite(worst)):
-        bad = int(np.argmax(~np.isfinite(worst)))
-        replicate = int(np.argmax(~np.isfinite(sizes[:, bad])))
-        where = f"replicate {replicate}; " if replicates is not None else ""
-        check_finite_trace(
-            algorithm,
-            (worst,),
-            hint=f"{where}the squared norms of the models are not finite (is η·max_k c_k too "
-            "large for the losses' smoothness?)",
-        )
+    global_model, local_models, counts, _, global_its, local_its = _loop(
+        algorithm,
+        info,
+        client,
+        server,
+        schedule,
+        start,
+        record,
+        batched=replicates is not None,
+        hint="the squared norms of the models are not finite (is η·max_k c_k too large for "
+        "the losses' smoothness?)",
+    )
     listed = np.arange(m) < schedule.trainer_counts[..., None]  # the trainers of each row
     sampled = np.zeros((reps, m + 1), dtype=bool)  # column m: the padding of the lists
     for r in range(reps):
@@ -409,7 +237,7 @@ def _run(
     batched = replicates is not None
 
     def shaped(array: np.ndarray) -> np.ndarray:
-        return readonly(array if batched else array[0], None, copy=False)
+        return _shaped(array, batched)
 
     log = FairnessLog(
         reported=shaped(server.reported),
@@ -429,14 +257,8 @@ def _run(
         hyperparameters={
             "lam": lam,
             "lambda_max": groups.lambda_max,
-            "rounds": rounds,
-            "local_steps": E,
-            "step_size": step_record,
-            "batch": batch,
-            "aggregation": aggregation,
+            **s.hyperparameters,
             "r_mode": r_mode,
-            "clients_per_round": per_round,
-            "sampling": sampling if per_round is not None else None,
         },
         replicates=replicates,
     )

@@ -1,9 +1,11 @@
 """The results of GIFAIR-FL-Global, GIFAIR-FL-Per and FedAvg as printed
-(:mod:`fedtheory.papers.gifair.algorithms`).
+(:mod:`fedtheory.papers.gifair.algorithms`) and of the fairness baselines
+(:mod:`fedtheory.papers.gifair.baselines`).
 
 :class:`GifairRun` holds the models, the recorded iterates, the one
 :class:`~fedtheory.algorithms.trace.Trace` and the :class:`FairnessLog` the server step filled
 (the reported client losses, the group losses and the signed ranks of every round; guide §2.2).
+:class:`BaselineRun` holds the same for a baseline, with its own logs (guide §2.5).
 """
 
 from __future__ import annotations
@@ -18,7 +20,19 @@ from fedtheory._checks import check_int
 from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ParameterError
 
-__all__ = ["FairnessLog", "GifairRun"]
+__all__ = ["BaselineRun", "FairnessLog", "GifairRun"]
+
+
+def _replicate_index(index: Any, replicates: int | None) -> int:
+    """``index`` checked against a batch of ``replicates`` runs."""
+    if replicates is None:
+        raise ParameterError(
+            parameter="index", value=index, rule="this run holds a single replicate"
+        )
+    checked = check_int("index", index, minimum=0)
+    if checked >= replicates:
+        raise ParameterError(parameter="index", value=index, rule=f"must be below {replicates}")
+    return checked
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,15 +125,7 @@ class GifairRun:
 
     def replicate(self, index: int) -> GifairRun:
         """The run of replicate ``index`` of a batch, as if it had been run alone."""
-        if self.replicates is None:
-            raise ParameterError(
-                parameter="index", value=index, rule="this run holds a single replicate"
-            )
-        index = check_int("index", index, minimum=0)
-        if index >= self.replicates:
-            raise ParameterError(
-                parameter="index", value=index, rule=f"must be below {self.replicates}"
-            )
+        index = _replicate_index(index, self.replicates)
 
         def pick(array: np.ndarray | None) -> np.ndarray | None:
             return None if array is None else readonly(array[index], None, copy=False)
@@ -133,5 +139,78 @@ class GifairRun:
             log=self.log.pick(index),
             global_iterates=pick(self.global_iterates),
             local_iterates=pick(self.local_iterates),
+            replicates=None,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class BaselineRun:
+    """Result of a baseline of :mod:`fedtheory.papers.gifair.baselines` (``qffl``,
+    ``qfedsgd``, ``term``, ``afl``, ``ditto``, ``fedmgda_plus``; guide §2.5).
+
+    Arrays have a leading replicate axis for a batch (``replicates`` given).
+
+    Attributes
+    ----------
+    algorithm : str
+        ``"qffl"``, ``"qfedsgd"``, ``"term"``, ``"afl"``, ``"ditto"`` or ``"fedmgda_plus"``.
+    global_model : numpy.ndarray
+        w^C, shape (d,).
+    local_models : numpy.ndarray
+        The clients' last uploads, shape (K, d) (local end-of-round models; q-FedSGD: gradient
+        sums); a client that never took part holds ``init``.
+    personal_models : numpy.ndarray or None
+        Ditto's v_k, shape (K, d) (a client never sampled keeps ``init``).
+    averaged_model, averaged_mixture : numpy.ndarray or None
+        AFL's outputs: the averages (1/C) Σ_{c<C} w^c and (1/C) Σ_{c<C} λ^c.
+    trace : Trace
+        One row per round; ``losses`` (``record=True``) is Σ_k p_k F_k(w^c) after each round.
+    global_iterates, local_iterates : numpy.ndarray or None
+        With ``record=True``: w^0, …, w^C (C + 1, d) and the uploads after each round.
+    logs : dict[str, numpy.ndarray]
+        Per round (C, K), NaN for clients without an upload: ``"losses"`` (the reported
+        F_k(w^c); q-FFL, TERM, AFL), ``"weights"`` (TERM's tilted weights, FedMGDA+'s λ*),
+        ``"mixtures"`` (AFL's λ^c); FedMGDA+ adds ``"solver"`` (largest KKT residual, largest
+        iteration count, failed rounds).
+    hyperparameters : dict[str, Any]
+    replicates : int or None
+    """
+
+    algorithm: str
+    global_model: np.ndarray
+    local_models: np.ndarray
+    personal_models: np.ndarray | None
+    averaged_model: np.ndarray | None
+    averaged_mixture: np.ndarray | None
+    trace: Trace
+    global_iterates: np.ndarray | None
+    local_iterates: np.ndarray | None
+    logs: dict[str, np.ndarray]
+    hyperparameters: dict[str, Any]
+    replicates: int | None = None
+
+    @property
+    def rounds(self) -> int:
+        """C."""
+        return self.trace.rows
+
+    def replicate(self, index: int) -> BaselineRun:
+        """The run of replicate ``index`` of a batch, as if it had been run alone."""
+        index = _replicate_index(index, self.replicates)
+
+        def pick(array: np.ndarray | None) -> np.ndarray | None:
+            return None if array is None else readonly(array[index], None)
+
+        return replace(
+            self,
+            global_model=readonly(self.global_model[index]),
+            local_models=readonly(self.local_models[index]),
+            personal_models=pick(self.personal_models),
+            averaged_model=pick(self.averaged_model),
+            averaged_mixture=pick(self.averaged_mixture),
+            trace=self.trace.replicate(index),
+            global_iterates=pick(self.global_iterates),
+            local_iterates=pick(self.local_iterates),
+            logs={name: readonly(value[index], None) for name, value in self.logs.items()},
             replicates=None,
         )
