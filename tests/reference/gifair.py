@@ -3,7 +3,8 @@
 Written from the problems' definitions (reading guide §1, §4): per-sample losses and gradients of
 the grouped quadratics, ½(θ − c)ᵀA(θ − c) + b + zᵀ(θ − c) with gradient A(θ − c) + z, and of
 ridge-regularised logistic (labels ±1) and softmax (labels in [0, C), θ = vec of the C × p class
-rows) regression, ℓ + (ρ/2)‖θ‖². Vectorised over the samples with numpy; slow on purpose.
+rows) regression, ℓ + (ρ/2)‖θ‖² + ν Σ_i θ_i²/(1 + θ_i²) (the optional non-convex regulariser,
+guide §5 V14). Vectorised over the samples with numpy; slow on purpose.
 """
 
 from __future__ import annotations
@@ -26,10 +27,16 @@ def quadratic_gradients(A: np.ndarray, c: np.ndarray, Z: np.ndarray, w: np.ndarr
 
 
 def classification_losses(
-    loss: str, X: np.ndarray, y: np.ndarray, classes: int, ridge: float, w: np.ndarray
+    loss: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    classes: int,
+    ridge: float,
+    w: np.ndarray,
+    nonconvex: float = 0.0,
 ) -> np.ndarray:
-    """ℓ(w; x_j, y_j) + (ρ/2)‖w‖² for every row of ``X`` (n, p)."""
-    penalty = 0.5 * ridge * float(w @ w)
+    """ℓ(w; x_j, y_j) + (ρ/2)‖w‖² + ν Σ_i w_i²/(1 + w_i²) for every row of ``X`` (n, p)."""
+    penalty = 0.5 * ridge * float(w @ w) + nonconvex * float(np.sum(w**2 / (1.0 + w**2)))
     if loss == "logistic":
         return np.logaddexp(0.0, -y * (X @ w)) + penalty
     logits = X @ w.reshape(classes, -1).T
@@ -37,17 +44,24 @@ def classification_losses(
 
 
 def classification_gradients(
-    loss: str, X: np.ndarray, y: np.ndarray, classes: int, ridge: float, w: np.ndarray
+    loss: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    classes: int,
+    ridge: float,
+    w: np.ndarray,
+    nonconvex: float = 0.0,
 ) -> np.ndarray:
-    """∇ℓ(w; x_j, y_j) + ρw, shape (n, d)."""
+    """∇ℓ(w; x_j, y_j) + ρw + ν·2w/(1 + w²)² (elementwise), shape (n, d)."""
+    regular = ridge * w + nonconvex * 2.0 * w / (1.0 + w**2) ** 2
     if loss == "logistic":
         slope = 1.0 / (1.0 + np.exp(y * (X @ w)))
-        return -(y * slope)[:, None] * X + ridge * w[None, :]
+        return -(y * slope)[:, None] * X + regular[None, :]
     logits = X @ w.reshape(classes, -1).T
     probabilities = np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
     probabilities[np.arange(len(y)), y.astype(int)] -= 1.0
     per_sample = probabilities[:, :, None] * X[:, None, :]  # (n, C, p)
-    return per_sample.reshape(len(y), -1) + ridge * w[None, :]
+    return per_sample.reshape(len(y), -1) + regular[None, :]
 
 
 # ---------------------------------------------------------------- the GIFAIR-FL round loop
@@ -66,6 +80,7 @@ def client_oracles(problem: object) -> tuple[object, object, np.ndarray]:
 
         return gradient, loss, np.full(len(b), Z.shape[1])
     counts = np.asarray(problem.counts)
+    nu = float(getattr(problem, "nonconvex", 0.0))
 
     def data(k: int) -> tuple:
         n = int(counts[k])
@@ -73,13 +88,13 @@ def client_oracles(problem: object) -> tuple[object, object, np.ndarray]:
 
     def gradient(k: int, w: np.ndarray, rows: np.ndarray) -> np.ndarray:
         X, y = data(k)
-        args = (problem.loss, X[rows], y[rows], problem.classes, problem.ridge, w)
+        args = (problem.loss, X[rows], y[rows], problem.classes, problem.ridge, w, nu)
         return classification_gradients(*args).mean(axis=0)
 
     def loss(k: int, w: np.ndarray) -> float:
         X, y = data(k)
         return float(
-            classification_losses(problem.loss, X, y, problem.classes, problem.ridge, w).mean()
+            classification_losses(problem.loss, X, y, problem.classes, problem.ridge, w, nu).mean()
         )
 
     return gradient, loss, counts

@@ -25,7 +25,10 @@ problems' own):
     core FedAvg on a logistic :class:`~fedtheory.problems.FederatedDataset` (bit for bit); the
     softmax step accumulates the batch gradient once. ``client_loss`` is one fused pass with the
     ridge added once and, for the logistic loss, one logarithm of a product in place of n
-    log1p (relative error ≤ 2.3e-13; :func:`_classification_client_loss`).
+    log1p (relative error ≤ 2.3e-13; :func:`_classification_client_loss`). The optional
+    non-convex regulariser ν Σ_i θ_i²/(1 + θ_i²) (the problem's ``nonconvex``, guide §5 V14)
+    enters every sample loss and gradient (+ ν·2θ_i/(1 + θ_i²)²) and the client loss once; with
+    ν > 0 the logistic step is the generic one written with ``sample_gradient``.
 
 Every replicate shares the problem's data (index r is ignored); there are no server samples
 (index K gives an empty client). :func:`kernel_view` builds the view of a problem. The plain
@@ -206,6 +209,7 @@ def _classification_client(view: ClassificationView, r: int, i: int) -> Classifi
         view.ridge,
         view.zeros,
         view.logits,
+        view.nonconvex,
     )
 
 
@@ -220,14 +224,26 @@ def _classification_count(samples: ClassificationClient) -> int:
 
 
 @njit
-def _half_ridge(samples: ClassificationClient, w: np.ndarray) -> float:
-    """(ρ/2)‖w‖²."""
-    if samples.ridge == 0.0:
+def _regulariser(samples: ClassificationClient, w: np.ndarray) -> float:
+    """The regulariser (ρ/2)‖w‖² + ν Σ_a w_a²/(1 + w_a²) (ν = 0: the ridge alone)."""
+    if samples.ridge == 0.0 and samples.nonconvex == 0.0:
         return 0.0
     total = 0.0
+    bumps = 0.0
     for a in range(w.shape[0]):
-        total += w[a] * w[a]
-    return 0.5 * samples.ridge * total
+        square = w[a] * w[a]
+        total += square
+        bumps += square / (1.0 + square)
+    return 0.5 * samples.ridge * total + samples.nonconvex * bumps
+
+
+@njit
+def _bump_slope(nu: float, value: float) -> float:
+    """d/dw of ν w²/(1 + w²): 2νw/(1 + w²)²."""
+    if nu == 0.0:
+        return 0.0
+    denominator = 1.0 + value * value
+    return 2.0 * nu * value / (denominator * denominator)
 
 
 @njit
@@ -257,9 +273,9 @@ def _classification_loss(samples: ClassificationClient, j: int, w: np.ndarray) -
         margin = 0.0
         for a in range(x.shape[0]):
             margin += x[a] * w[a]
-        return _softplus(float(-samples.labels[j] * margin)) + _half_ridge(samples, w)
+        return _softplus(float(-samples.labels[j] * margin)) + _regulariser(samples, w)
     lse = _softmax_logits(samples, j, w)
-    value: float = lse - samples.logits[int(samples.labels[j])] + _half_ridge(samples, w)
+    value: float = lse - samples.logits[int(samples.labels[j])] + _regulariser(samples, w)
     return value
 
 
@@ -315,7 +331,7 @@ def _classification_client_loss(samples: ClassificationClient, w: np.ndarray) ->
         for j in range(n):
             lse = _softmax_logits(samples, j, w)
             total += lse - samples.logits[int(samples.labels[j])]
-    mean: float = total / n + _half_ridge(samples, w)
+    mean: float = total / n + _regulariser(samples, w)
     return mean
 
 
@@ -323,10 +339,11 @@ def _classification_client_loss(samples: ClassificationClient, w: np.ndarray) ->
 def _classification_gradient(
     samples: ClassificationClient, j: int, w: np.ndarray, out: np.ndarray
 ) -> None:
-    """∇ℓ(w; x_j, y_j) + ρw into ``out``."""
+    """∇ℓ(w; x_j, y_j) + ρw + ν·2w/(1 + w²)² (elementwise) into ``out``."""
     x = samples.features[j]
     p = x.shape[0]
     rho = samples.ridge
+    nu = samples.nonconvex
     if samples.loss == LOGISTIC:
         margin = 0.0
         for a in range(p):
@@ -334,14 +351,15 @@ def _classification_gradient(
         y = samples.labels[j]
         g = -y * _logistic_slope(y * margin)
         for a in range(p):
-            out[a] = g * x[a] + rho * w[a]
+            out[a] = g * x[a] + rho * w[a] + _bump_slope(nu, w[a])
         return
     lse = _softmax_logits(samples, j, w)
     label = int(samples.labels[j])
     for c in range(samples.classes):
         weight = math.exp(samples.logits[c] - lse) - (1.0 if c == label else 0.0)
         for a in range(p):
-            out[c * p + a] = weight * x[a] + rho * w[c * p + a]
+            b = c * p + a
+            out[b] = weight * x[a] + rho * w[b] + _bump_slope(nu, w[b])
 
 
 @njit
@@ -354,13 +372,14 @@ def _classification_step(
     lam: float,
     scratch: np.ndarray,
 ) -> None:
-    """w ← w − η(ĝ_B(w) + ρw + λ(w − anchor)).
+    """w ← w − η(ĝ_B(w) + ρw + ν·2w/(1 + w²)² + λ(w − anchor)).
 
-    Logistic with λ = 0: the core linear kernel with the ridge as a pull of weight ρ towards 0
-    (ρ = 0: the core FedAvg step itself). Softmax: the batch gradient accumulated once.
+    Logistic with λ = 0 and ν = 0: the core linear kernel with the ridge as a pull of weight ρ
+    towards 0 (ρ = 0: the core FedAvg step itself); otherwise the generic step. Softmax: the batch
+    gradient accumulated once.
     """
     if samples.loss == LOGISTIC:
-        if lam == 0.0:
+        if lam == 0.0 and samples.nonconvex == 0.0:
             linear = LinearClientSamples(LOSS_LOGISTIC, samples.features, samples.labels)
             _minibatch_step(linear, rows, w, samples.zeros, eta, samples.ridge, scratch)
         else:
@@ -380,8 +399,10 @@ def _classification_step(
             for a in range(p):
                 g[c * p + a] += weight * x[a]
     rho = samples.ridge
+    nu = samples.nonconvex
     for a in range(d):
-        w[a] -= eta * (g[a] / b + rho * w[a] + lam * (w[a] - anchor[a]))
+        regular = rho * w[a] + _bump_slope(nu, w[a])
+        w[a] -= eta * (g[a] / b + regular + lam * (w[a] - anchor[a]))
         g[a] = 0.0
 
 
@@ -394,13 +415,15 @@ class _ClassificationViewFields(NamedTuple):
     ridge: float
     zeros: np.ndarray
     logits: np.ndarray
+    nonconvex: float
 
 
 class ClassificationView(_ClassificationViewFields):
     """``GroupedClassification`` as the kernels read it: loss code (:data:`LOGISTIC`,
     :data:`SOFTMAX`), features (K, n_max, p), labels (K, n_max) float64 (±1, or the class),
-    counts (K,) int64, classes C, ridge ρ ≥ 0, and the scratch every client shares (see
-    :func:`kernel_view`): ``zeros`` (d zeros, restored after use) and ``logits`` (C floats)."""
+    counts (K,) int64, classes C, ridge ρ ≥ 0, the scratch every client shares (see
+    :func:`kernel_view`): ``zeros`` (d zeros, restored after use) and ``logits`` (C floats),
+    and the weight ν ≥ 0 of the non-convex regulariser."""
 
     __slots__ = ()
 
@@ -416,11 +439,12 @@ class _ClassificationClientFields(NamedTuple):
     ridge: float
     zeros: np.ndarray
     logits: np.ndarray
+    nonconvex: float
 
 
 class ClassificationClient(_ClassificationClientFields):
     """One client of :class:`ClassificationView` (``zeros``: d zeros, the anchor of the ridge
-    and the softmax accumulator; ``logits``: C floats of scratch)."""
+    and the softmax accumulator; ``logits``: C floats of scratch; ``nonconvex``: ν)."""
 
     __slots__ = ()
 
@@ -470,6 +494,7 @@ def kernel_view(
             float(problem.ridge),
             np.zeros(problem.dimension),
             np.empty(problem.classes),
+            float(problem.nonconvex),
         )
     raise ParameterError(
         parameter="problem",

@@ -91,6 +91,12 @@ def _losses(problem: Problem) -> tuple[cp.Variable, cp.Expression]:
         roots = np.linalg.cholesky(problem.curvature).transpose(0, 2, 1)  # A = RᵀR
         terms = [0.5 * cp.sum_squares(roots[k] @ (theta - problem.centres[k])) for k in range(K)]
         return theta, cp.hstack(terms) + problem.offsets
+    if problem.nonconvex > 0:
+        raise ParameterError(
+            parameter="nonconvex",
+            value=problem.nonconvex,
+            rule="the exact optima are convex programs: they need ν = 0 (no non-convex term)",
+        )
     mask = problem.mask()
     rows = np.flatnonzero(mask.reshape(-1))
     X = problem.features.reshape(-1, problem.num_features)[rows]

@@ -10,7 +10,8 @@ what Lemma 3.2's reweighting and the exact optima of :mod:`~fedtheory.papers.gif
   gradient A_k(θ − c_k) + z_{k,J} (J uniform) is unbiased with σ_k² = mean_j ‖z_{k,j}‖² exactly.
   :func:`grouped_quadratics` reproduces the instance of guide §7.
 - :class:`GroupedClassification`: ridge-regularised logistic or softmax regression,
-  F_k(θ) = (1/n_k) Σ_j ℓ(θ; x_{k,j}, y_{k,j}) + (ρ/2)‖θ‖², with a held-out test split. Its
+  F_k(θ) = (1/n_k) Σ_j ℓ(θ; x_{k,j}, y_{k,j}) + (ρ/2)‖θ‖² (+ ν Σ_i θ_i²/(1 + θ_i²), the
+  optional non-convex regulariser of guide §5 V14), with a held-out test split. Its
   generators (guide §4, items 1–4, 6) are in :mod:`~fedtheory.papers.gifair.datasets`.
 
 References
@@ -318,7 +319,7 @@ def _softmax_scores(features: np.ndarray, theta: np.ndarray, classes: int) -> np
 class GroupedClassification:
     """Ridge-regularised logistic or softmax regression over grouped clients.
 
-    F_k(θ) = (1/n_k) Σ_{j<n_k} ℓ(θ; x_{k,j}, y_{k,j}) + (ρ/2)‖θ‖², with
+    F_k(θ) = (1/n_k) Σ_{j<n_k} ℓ(θ; x_{k,j}, y_{k,j}) + (ρ/2)‖θ‖² + ν Σ_i θ_i²/(1 + θ_i²), with
     ℓ = log(1 + e^{−y xᵀθ}) (``"logistic"``, y = ±1, θ ∈ ℝ^p) or the softmax cross-entropy
     log Σ_c e^{w_cᵀx} − w_yᵀx (``"softmax"``, y ∈ {0..C−1}, θ = (w_0, …, w_{C−1}) flattened
     row-major, ``θ.reshape(C, p)``). Rows j ≥ n_k of the padded arrays are ignored.
@@ -326,6 +327,12 @@ class GroupedClassification:
     Constants (Assumption 1): μ = ρ; L = ρ + max_k λ_max(X_kᵀX_k/n_k)/4 (logistic: ℓ'' ≤ ¼),
     L = ρ + max_k λ_max(X_kᵀX_k/n_k)/2 (softmax: the Hessian is Σ (diag(s) − ssᵀ) ⊗ xxᵀ/n and
     ‖diag(s) − ssᵀ‖₂ ≤ ½ for every probability vector s) — valid upper bounds, not tight.
+
+    The non-convex regulariser ν Σ_i θ_i²/(1 + θ_i²) (ν = ``nonconvex`` ≥ 0, default 0; guide §5
+    V14, the smooth non-convex case of Theorems 3.11/8.6, Assumption A1′) has the diagonal
+    Hessian ν(2 − 6θ_i²)/(1 + θ_i²)³ ∈ [−ν/2, 2ν]: it adds 2ν to L, and the certified curvature
+    lower bound is ρ − ν/2, reported as μ when positive and as 0 (no strong convexity certified)
+    otherwise — then F_k may be non-convex and :meth:`minimise` refuses.
 
     Parameters
     ----------
@@ -342,6 +349,8 @@ class GroupedClassification:
         ρ > 0.
     test_features, test_labels, test_counts
         The held-out split in the same layout.
+    nonconvex
+        ν ≥ 0, the weight of the non-convex regulariser (0: the convex problem).
     """
 
     groups: GroupStructure
@@ -354,6 +363,7 @@ class GroupedClassification:
     test_features: np.ndarray
     test_labels: np.ndarray
     test_counts: np.ndarray
+    nonconvex: float = 0.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.groups, GroupStructure):
@@ -371,6 +381,9 @@ class GroupedClassification:
         if self.loss == "logistic" and C != 2:
             raise ParameterError(parameter="classes", value=C, rule="logistic needs C = 2")
         object.__setattr__(self, "ridge", check_real("ridge", self.ridge, positive=True))
+        object.__setattr__(
+            self, "nonconvex", check_real("nonconvex", self.nonconvex, nonnegative=True)
+        )
         for prefix in ("", "test_"):
             X = np.asarray(getattr(self, prefix + "features"), dtype=np.float64)
             if X.ndim != 3 or X.shape[0] != K:
@@ -455,12 +468,29 @@ class GroupedClassification:
         raise ParameterError(parameter="split", value=split, rule="must be 'train' or 'test'")
 
     def constants(self) -> dict[str, float]:
-        """μ = ρ and the bound L = ρ + c·max_k λ_max(X_kᵀX_k/n_k), c = ¼ or ½ (class doc)."""
+        """L = ρ + 2ν + c·max_k λ_max(X_kᵀX_k/n_k), c = ¼ or ½, and μ = max(ρ − ν/2, 0)
+        (class doc; μ = ρ without the non-convex regulariser, 0 when none is certified)."""
         X = np.where(self.mask()[:, :, None], self.features, 0.0)
         gram = np.einsum("kji,kjl->kil", X, X) / self.counts[:, None, None]
         top = float(np.linalg.eigvalsh(gram).max())
         factor = 0.25 if self.loss == "logistic" else 0.5
-        return {"smoothness": self.ridge + factor * top, "strong_convexity": self.ridge}
+        return {
+            "smoothness": self.ridge + 2.0 * self.nonconvex + factor * top,
+            "strong_convexity": max(self.ridge - 0.5 * self.nonconvex, 0.0),
+        }
+
+    def regulariser(self, theta: Any) -> float:
+        """(ρ/2)‖θ‖² + ν Σ_i θ_i²/(1 + θ_i²), the part of every F_k that is not data."""
+        theta = self._theta(theta)
+        square = theta * theta
+        return float(
+            0.5 * self.ridge * square.sum() + self.nonconvex * (square / (1 + square)).sum()
+        )
+
+    def regulariser_gradient(self, theta: Any) -> np.ndarray:
+        """ρθ + ν·2θ_i/(1 + θ_i²)² (elementwise), shape (dimension,)."""
+        theta = self._theta(theta)
+        return np.asarray(self.ridge * theta + self.nonconvex * 2 * theta / (1 + theta**2) ** 2)
 
     # oracles -------------------------------------------------------------------------
 
@@ -468,7 +498,7 @@ class GroupedClassification:
         return check_vector("theta", theta, shape=(self.dimension,))
 
     def sample_losses(self, theta: Any, split: str = "train") -> np.ndarray:
-        """ℓ(θ; x_{k,j}, y_{k,j}) without the ridge term, shape (K, n_max), 0 on padding rows."""
+        """ℓ(θ; x_{k,j}, y_{k,j}) without the regulariser, shape (K, n_max), 0 on padding rows."""
         theta = self._theta(theta)
         X, y, _ = self._split(split)
         if self.loss == "logistic":
@@ -480,11 +510,11 @@ class GroupedClassification:
         return np.asarray(np.where(self.mask(split), values, 0.0))
 
     def client_values(self, theta: Any, split: str = "train") -> np.ndarray:
-        """F_k(θ) (mean loss + (ρ/2)‖θ‖²), shape (K,); ``split="test"`` gives the test risks."""
+        """F_k(θ) (mean loss + regulariser), shape (K,); ``split="test"`` gives the test risks."""
         theta = self._theta(theta)
         counts = self._split(split)[2]
         mean = self.sample_losses(theta, split).sum(axis=1) / counts
-        return np.asarray(mean + 0.5 * self.ridge * float(theta @ theta))
+        return np.asarray(mean + self.regulariser(theta))
 
     def client_gradients(self, theta: Any) -> np.ndarray:
         """∇F_k(θ), shape (K, dimension)."""
@@ -499,7 +529,7 @@ class GroupedClassification:
             residual = special.softmax(scores, axis=2)
             residual[np.arange(X.shape[0])[:, None], np.arange(X.shape[1])[None, :], y] -= 1.0
             grads = np.einsum("kj,kjc,kji->kci", weights, residual, X).reshape(X.shape[0], -1)
-        return np.asarray(grads + self.ridge * theta[None, :])
+        return np.asarray(grads + self.regulariser_gradient(theta)[None, :])
 
     def client_value(self, client: int, w: Any) -> float:
         """F_k(w)."""
@@ -558,7 +588,9 @@ class GroupedClassification:
                 flatX.shape[0], C * p
             )
             H = H.reshape(C * p, C * p) - V.T @ V
-        return np.asarray(H + total * self.ridge * np.eye(self.dimension))
+        square = theta * theta
+        curvature = self.ridge + self.nonconvex * (2 - 6 * square) / (1 + square) ** 3
+        return np.asarray(H + total * np.diag(curvature))
 
     def minimise(
         self, client_weights: Any, *, start: Any = None, tol: float = 1e-10, max_iter: int = 100
@@ -567,9 +599,17 @@ class GroupedClassification:
 
         Raises
         ------
+        ParameterError
+            If the problem is not certified convex (ν ≥ 2ρ: μ = 0, Newton may ascend).
         SolverError
             If the gradient norm is still above ``tol`` after ``max_iter`` steps.
         """
+        if self.nonconvex >= 2.0 * self.ridge:
+            raise ParameterError(
+                parameter="nonconvex",
+                value=self.nonconvex,
+                rule=f"Newton's minimiser needs a convex objective: ν < 2ρ = {2 * self.ridge:g}",
+            )
         w = np.asarray(client_weights, dtype=np.float64)
         if w.shape != (self.num_clients,) or w.min() < 0 or w.sum() <= 0:
             raise ParameterError(
