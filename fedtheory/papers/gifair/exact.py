@@ -610,27 +610,50 @@ def ditto_personal(problem: Problem, w: Any, lam_d: float) -> np.ndarray:
         return problem.client_optima()
     eye = np.eye(K)
     out = np.empty((K, n))
+    rounding = 8 * np.finfo(float).eps
+
+    def objective(k: int, v: np.ndarray) -> tuple[float, np.ndarray, float]:
+        """Value, gradient and the gradient's scale: ≥ 1, ‖∇F_k(v)‖ and λ_D·max(‖v‖, ‖w‖) —
+        rounding in ∇F_k(v) + λ_D(v − w) is relative to its largest term, and v − w alone
+        carries eps·max(‖v‖, ‖w‖), multiplied by λ_D."""
+        pull = v - w
+        client = problem.client_gradients(v)[k]
+        value = problem.client_values(v)[k] + 0.5 * lam_d * float(pull @ pull)
+        size = max(float(np.linalg.norm(v)), float(np.linalg.norm(w)))
+        scale = max(1.0, float(np.linalg.norm(client)), lam_d * size)
+        return value, client + lam_d * pull, scale
+
     for k in range(K):
         v = w.copy()
-        for _ in range(100):
-            grad = problem.client_gradients(v)[k] + lam_d * (v - w)
-            if np.linalg.norm(grad) <= 1e-10 * (1.0 + lam_d):
+        value, grad, scale = objective(k, v)
+        norm = float(np.linalg.norm(grad))
+        for _ in range(_smooth.NEWTON_STEPS):
+            if norm <= _smooth.NEWTON_TOL * scale:
                 break
             hess = problem.weighted_hessian(v, eye[k]) + lam_d * np.eye(n)
             step = np.linalg.solve(hess, grad)
-            value = problem.client_values(v)[k] + 0.5 * lam_d * float((v - w) @ (v - w))
+            decrement = float(grad @ step)
             size = 1.0
-            while size > 1e-12:
+            while size >= 1e-12:
                 trial = v - size * step
-                new = problem.client_values(trial)[k] + 0.5 * lam_d * float(
-                    (trial - w) @ (trial - w)
-                )
-                if new <= value - 1e-4 * size * float(grad @ step) or new <= value:
+                new_value, new_grad, new_scale = objective(k, trial)
+                new_norm = float(np.linalg.norm(new_grad))
+                # Armijo, or — below the objective's rounding near the optimum — no rise
+                # beyond rounding and a smaller gradient
+                if new_value <= value - 1e-4 * size * decrement or (
+                    new_value <= value + rounding * max(1.0, abs(value)) and new_norm < norm
+                ):
                     break
                 size *= 0.5
-            v = trial
-        else:
-            raise SolverError("newton", "Ditto personal model not converged in 100 steps")
+            else:
+                break
+            v, value, grad, scale, norm = trial, new_value, new_grad, new_scale, new_norm
+        if norm > _smooth.NEWTON_TOL * scale:
+            raise SolverError(
+                "newton",
+                f"gradient norm {norm:.3g} > {_smooth.NEWTON_TOL:g}·{scale:.3g}",
+                hint=f"Ditto's personal model of client {k} (λ_D = {lam_d:g})",
+            )
         out[k] = v
     return out
 
