@@ -106,7 +106,7 @@ def _sweeps(rounds: int, replicates: tuple[int, int, int]) -> dict[str, Sweep]:
 logistic = Measurement(
     id="gifair/fairness/grouped-logistic",
     experiment=logistic_pair,
-    sweeps=_sweeps(200, (2, 16, 30)),
+    sweeps=_sweeps(200, (4, 16, 30)),
     notes=(
         "grouped_logistic (20 clients split 6/10/4, 10 features, N_k ~ U{50..150}, 25% test "
         "split, ridge 0.01), one draw per replicate; λ = lam_frac·λ_max (gifair.lambda-max). "
