@@ -457,11 +457,20 @@ def test_proof_form_is_the_printed_bound_times_root_t_over_sum_eta() -> None:
     printed = bounds.get("gifair.thm86").expr
     proof = bounds.get("gifair.thm86.proof-form").expr
     T, c, s = S["T"], S["c"], sp.Symbol("s", integer=True, positive=True)
+    sum_eta = sp.Sum(c / sp.sqrt(s), (s, 1, T))
     ratio = sp.simplify(proof / printed)
-    assert sp.simplify(ratio - sp.sqrt(T) / sp.Sum(c / sp.sqrt(s), (s, 1, T))) == 0
+    assert sp.simplify(ratio - sp.sqrt(T) / (c * sp.harmonic(T, sp.Rational(1, 2)))) == 0
+    # Σ_{t≤T} c/√t = c·H_T^{(1/2)}, exactly at small T
+    for horizon in (1, 2, 9):
+        assert (
+            sp.simplify(
+                sum_eta.subs(T, horizon).doit() - c * sp.harmonic(horizon, sp.Rational(1, 2))
+            )
+            == 0
+        )
     # c < 1/2: the printed 1/√T is below what the proof shows (Σ_tη_t ≈ 2c√T < √T)
     point = bounds.get("gifair.thm86").example
-    assert float(sp.Sum(c / sp.sqrt(s), (s, 1, T)).subs({c: point["c"], T: 10**4}).doit()) < 100
+    assert float(sum_eta.subs({c: point["c"], T: 10**4}).doit()) < 100
 
 
 def test_e_enters_theorem_86_only_through_summable_terms() -> None:
