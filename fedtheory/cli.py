@@ -471,13 +471,15 @@ def crossover_command(first_id: str, second_id: str, var: str, pairs: tuple[str,
 
 
 @bounds_group.command("check")
+@click.option("--paper", metavar="KEY", default=None, help="Only the bounds of this paper.")
 @click.pass_context
-def check_command(ctx: click.Context) -> None:
+def check_command(ctx: click.Context, paper: str | None) -> None:
     """Evaluate every bound at its example point (order bounds with constants = 1).
 
     Exit status 1 when any evaluation fails. The exponents column gives, for each parameter,
     the power as it tends to ∞ at the example point ('—' where undefined).
     """
+    _check_paper_option(paper)
     registry = _registry()
     console = _console()
     table = Table()
@@ -486,7 +488,7 @@ def check_command(ctx: click.Context) -> None:
     table.add_column("hypotheses", justify="right")
     table.add_column("exponents at ∞", ratio=1)
     total = failed = 0
-    for bound in registry.iter_bounds():
+    for bound in registry.iter_bounds(paper):
         total += 1
         point = {**bound.example, **dict.fromkeys(bound.constants, 1)}
         ok = True

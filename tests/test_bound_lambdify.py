@@ -66,3 +66,33 @@ def test_thm1_gives_the_same_bits_at_every_counter_value() -> None:
             ordered = [np.asarray(float(args[n])) for n in bound._infos]
             values.add((L2, float(function(*ordered)).hex()))
     assert len(values) == len(THM1_POINTS)
+
+
+@pytest.mark.parametrize(
+    "order", [sp.Integer(1), sp.Rational(1, 2), sp.Rational(3, 2), sp.Integer(2)]
+)
+def test_harmonic_numbers_compile_to_their_sums(order: sp.Expr) -> None:
+    """c·H_n^{(s)}/√n compiles to Σ_{t≤n} c t^{−s}/√n on both namespaces.
+
+    sympy's numpy printer writes H_n as ``polygamma(0, n + 1) + euler_gamma`` without
+    parentheses (so the product above became c·ψ(n + 1) + γ/√n: gifair.thm86 was 16 times too
+    large at T = 1000), and its mpmath printer passes an order ``mpmath.harmonic`` refuses.
+    """
+    from fedtheory.bounds._expressions import (
+        MPMATH_NAMESPACE,
+        NUMPY_NAMESPACE,
+        lambdify,
+        prepare_for_lambdify,
+    )
+
+    n, c = sp.symbols("n c", positive=True)
+    expr = prepare_for_lambdify(3 * c * sp.harmonic(n, order) / sp.sqrt(n))
+    on_numpy = lambdify([n, c], expr, [NUMPY_NAMESPACE, "scipy", "numpy"])
+    on_mpmath = lambdify([n, c], expr, [MPMATH_NAMESPACE, "mpmath"])
+    points = np.array([1, 2, 7, 1000, 123457])
+    direct = [
+        3 * 0.3 * np.sum(np.arange(1, p + 1, dtype=float) ** -float(order)) / np.sqrt(p)
+        for p in points
+    ]
+    np.testing.assert_allclose(on_numpy(points, 0.3), direct, rtol=1e-12)
+    np.testing.assert_allclose([float(on_mpmath(int(p), 0.3)) for p in points], direct, rtol=1e-12)

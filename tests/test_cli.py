@@ -343,8 +343,18 @@ def test_check(overflow_bound: Bound) -> None:
 
 
 def test_check_reports_failures(broken_bound: Bound) -> None:
-    result = run("bounds", "check")
+    result = run("bounds", "check", "--paper", "classic")
     assert result.exit_code == 1
-    assert "1 failed" in result.stdout
+    classic = bounds.ids("classic")
+    assert f"{len(classic)} bounds evaluated at their example points; 1 failed" in result.stdout
     (row,) = [line for line in result.stdout.splitlines() if broken_bound.id in line]
     assert "FAILED" in row
+    other = [i for i in bounds.ids() if i not in classic]
+    assert not [i for i in other if f" {i} " in result.stdout]
+
+
+def test_check_refuses_an_unknown_paper() -> None:
+    result = run("bounds", "check", "--paper", "nopaper")
+    assert result.exit_code == 2
+    assert "--paper=nopaper: unknown paper key" in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -6,7 +6,10 @@ Theory asserted:
   gradient step, written in this file) runs on the core loop and reproduces plain numpy;
 - the generic minibatch step (per-sample gradients) equals the fast linear-loss kernel;
 - federated GD on a FederatedDataset is full-batch GD on the p = n_i/N objective;
-- the loop counts participants, uploads and the per-client maximum of gradient calls itself.
+- the loop counts participants, uploads and the per-client maximum of gradient calls itself;
+- the per-sample loss kernel ℓ(w; z_j) and the client loss (1/n_i) Σ_j ℓ equal numpy;
+- LocalSGD with a (rows, L) step table and per-client multipliers η·scales[r, i] equals the twin,
+  and unit multipliers change no bit.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 import pytest
+from reference.federated import federated_rounds
 from reference.federated import sample_gradient as sample_gradient_twin
+from reference.federated import sample_loss as sample_loss_twin
 
 from fedtheory import _jit
 from fedtheory._jit import dispatch, njit
@@ -41,8 +46,14 @@ from fedtheory.problems._linear_samples import (
     _sample_gradient,
     linear_samples,
 )
-from fedtheory.problems._oracle import client_samples, sample_count, sample_gradient
-from fedtheory.problems.dataset import LOSSES, FederatedDataset
+from fedtheory.problems._oracle import (
+    client_loss,
+    client_samples,
+    sample_count,
+    sample_gradient,
+    sample_loss,
+)
+from fedtheory.problems.dataset import LOSSES, FederatedDataset, sample_losses
 
 
 def _dataset(loss: str, m: int = 3, n: int = 6, d: int = 3, seed: int = 0) -> FederatedDataset:
@@ -197,7 +208,8 @@ def test_generic_minibatch_step_equals_the_fast_kernel(loss: str) -> None:
         work=np.array([2, 1, 0], dtype=np.int64),
         epochs=True,
         batch=4,
-        steps=np.array([0.2, 0.1]),
+        steps=np.array([[0.2, 0.1]]),
+        scales=np.ones((1, 2)),
         lam=0.3,
         radius=np.inf,
         warm_start=True,
@@ -353,3 +365,129 @@ def test_linear_samples_of_one_dataset_are_views() -> None:
     data = _dataset("mean")
     problem = linear_samples([data])
     assert isinstance(problem, LinearSamples) and np.shares_memory(problem.features, data.features)
+
+
+# ---------------------------------------------------------------- losses, step tables, scales
+
+
+@pytest.mark.parametrize("loss", ["logistic", "squared", "mean"])
+def test_sample_loss_and_client_loss_match_numpy(loss: str) -> None:
+    data = _dataset(loss, m=3, n=7, d=4, seed=8)
+    problem = linear_samples([data])
+    rng = np.random.default_rng(2)
+    models = rng.standard_normal((3, 4)) * 3.0  # large margins: the softplus must not overflow
+    expected = sample_losses(loss, data.features, data.targets, models)
+    for i in range(3):
+        samples = client_samples(problem, 0, i)
+        for j in range(7):
+            value = sample_loss(samples, j, models[i])
+            twin = sample_loss_twin(
+                LOSSES[loss], data.features[i, j], data.targets[i, j], models[i]
+            )
+            assert value == pytest.approx(expected[i, j], rel=1e-13, abs=1e-15)
+            assert value == pytest.approx(twin, rel=1e-13, abs=1e-15)
+        assert client_loss(samples, models[i]) == pytest.approx(
+            data.empirical_risk(models)[i], rel=1e-13
+        )
+    # the server's (empty) samples have no loss: NaN, not a division error
+    assert np.isnan(client_loss(client_samples(problem, 0, 3), models[0]))
+
+
+def _local_sgd(
+    steps: np.ndarray, scales: np.ndarray, seeds: np.ndarray, epochs: bool = False
+) -> LocalSGD:
+    return LocalSGD(
+        work=np.array([3, 2, 4, 0], dtype=np.int64),
+        epochs=epochs,
+        batch=2,
+        steps=steps,
+        scales=scales,
+        lam=0.0,
+        radius=np.inf,
+        warm_start=False,
+        receives_server_model=True,
+        seeds=seeds,
+    )
+
+
+@pytest.mark.parametrize("epochs", [False, True])
+@pytest.mark.parametrize("loss", ["logistic", "squared", "mean"])
+def test_step_table_and_client_scales_match_the_twin(loss: str, epochs: bool) -> None:
+    data = [_dataset(loss, m=3, n=6, d=3, seed=s) for s in (5, 6)]
+    problem = linear_samples(data)
+    rng = np.random.default_rng(3)
+    steps = rng.uniform(0.05, 0.3, size=(2, 3))  # rows 0, 1; rows 2, 3 reuse row 1
+    scales = rng.uniform(0.2, 1.8, size=(2, 3))
+    seeds = np.array([17, 2**63 + 5], dtype=np.uint64)
+    weights = np.full((2, 3), 1.0 / 3.0)
+    order = np.tile(np.arange(3), (2, 4, 1)).astype(np.int64)
+    count = np.full((2, 4), 3, dtype=np.int64)
+    aggregate = np.array([True, True, True, False])
+    init = rng.standard_normal((2, 3))
+    with np.errstate(over="ignore"):
+        out = _round_loop(
+            problem,
+            _local_sgd(steps, scales, seeds, epochs),
+            ServerStep(np.array([1.0, 1.0, 1.0, 0.0]), weights, False, np.inf),
+            order,
+            count,
+            order,
+            count,
+            aggregate,
+            init,
+            np.repeat(init[:, None, :], 3, axis=1),
+            True,
+        )
+    twin = federated_rounds(
+        problem.features,
+        problem.targets,
+        problem.counts,
+        LOSSES[loss],
+        np.inf,
+        weights,
+        np.ones((2, 3, 3), dtype=bool),
+        np.array([3, 2, 4, 0]),
+        epochs,
+        2,
+        steps,
+        np.ones(3),
+        0.0,
+        False,
+        True,
+        False,
+        init,
+        np.repeat(init[:, None, :], 3, axis=1),
+        seeds,
+        True,
+        scales=scales,
+    )
+    np.testing.assert_allclose(out[0], twin[0], rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(out[4], twin[5], rtol=1e-12, atol=1e-13)
+    # the table row and the scale matter: the twin with the first row everywhere differs
+    other = federated_rounds(
+        problem.features, problem.targets, problem.counts, LOSSES[loss], np.inf, weights,
+        np.ones((2, 3, 3), dtype=bool), np.array([3, 2, 4, 0]), epochs, 2, steps[:1],
+        np.ones(3), 0.0, False, True, False, init, np.repeat(init[:, None, :], 3, axis=1),
+        seeds, True, scales=scales,
+    )  # fmt: skip
+    assert not np.allclose(out[0], other[0], rtol=1e-6)
+
+
+def test_unit_scales_and_a_one_row_table_change_no_bit() -> None:
+    data = _dataset("logistic", m=3, n=8, d=4, seed=9)
+    problem = linear_samples([data])
+    seeds = np.array([99], dtype=np.uint64)
+    steps = np.array([0.3, 0.2, 0.1])
+    schedule = _everyone(4, 3)
+    start = (np.full((1, 4), 0.1), np.zeros((1, 3, 4)), True)
+    server = ServerStep(np.ones(4), np.full((1, 3), 1 / 3), False, np.inf)
+    with np.errstate(over="ignore"):
+        a = _round_loop(problem, _local_sgd(steps[None, :], np.ones((1, 3)), seeds), server,
+                        *schedule, *start)  # fmt: skip
+        b = _round_loop(problem, _local_sgd(np.tile(steps, (4, 1)), np.ones((1, 3)), seeds),
+                        server, *schedule, *start)  # fmt: skip
+        c = _round_loop(problem, _local_sgd(steps[None, :], np.full((1, 3), 0.5), seeds),
+                        server, *schedule, *start)  # fmt: skip
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert not np.array_equal(a[0], c[0])

@@ -20,6 +20,17 @@ itself counts who took part (``participants``, ``uploads``) and the largest per-
 gradient count of the row, records the iterates when asked, and returns the squared norms of
 the models after every row, which turn non-finite from the first diverging row on.
 
+**Shared per-client arrays (server → client broadcast).** A server step may pass information
+to the next rows' client steps through an array that both rules hold: the two NamedTuples are
+built around *the same array object* (e.g. :class:`~fedtheory.algorithms.client_steps.LocalSGD`
+``scales`` (R, m) and a server step's field holding that very array), the server step writes
+row ``r`` of it in ``server_state`` (before row 0) and in ``server_update`` (after row t), and
+the client steps of row t + 1 read it. Arrays are passed by reference into the kernel, so the
+writes are seen; scalars and tuples are copies and are not. This is how one scalar per client
+is broadcast with the model (the step multiplier c_k = 1 + λr_k/(p_k|𝒜_{s_k}|) of GIFAIR-FL,
+Remark 3.5 of the gifair paper): a reweighting is a per-client weight on the one loop, not a new
+loop. The wrapper that builds the two rules owns the array (fresh for every call).
+
 The generic steps are in :mod:`fedtheory.algorithms.client_steps` and
 :mod:`fedtheory.algorithms.server_steps`; ``docs/architecture.md`` shows how to write one.
 """

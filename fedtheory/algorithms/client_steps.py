@@ -82,7 +82,9 @@ def _local_sgd_update(
 ) -> None:
     """``rule.work[t]`` epochs or steps of w ← P_𝒲[w − η_k(ĝ + λ(w − w^g))] on client ``i``.
 
-    Local iteration k (restarting at 0 every row) uses ``steps[min(k, L − 1)]``. An *epoch*
+    Local iteration k (restarting at 0 every row) of row t uses
+    η = ``steps[min(t, S − 1), min(k, L − 1)] * scales[r, i]`` (a product with 1.0 is exact, so
+    unit scales change no bit). An *epoch*
     walks the cursor from 0 through all n_i rows in minibatches of ``batch`` (the last one
     partial); a *step* takes the next ``batch`` rows, restarting the pass (cursor 0) when fewer
     are left. The cursor and the draw counter of a client persist across rows.
@@ -100,8 +102,9 @@ def _local_sgd_update(
     cursor = cursors[i]
     counter = counters[i]
     key = keys[i]
-    steps = rule.steps
+    steps = rule.steps[min(t, rule.steps.shape[0] - 1)]
     last = steps.shape[0] - 1
+    scale = rule.scales[r, i]
     batch = rule.batch
     lam = rule.lam
     radius = rule.radius
@@ -114,7 +117,7 @@ def _local_sgd_update(
             while cursor < n:
                 b = min(batch, n - cursor)
                 counter = _draw_rows(order, cursor, b, n, key, counter)
-                eta = steps[min(iterations, last)]
+                eta = steps[min(iterations, last)] * scale
                 minibatch_step(samples, order[cursor : cursor + b], w, server_model, eta, lam, coef)
                 if project:
                     _project(w, radius)
@@ -126,7 +129,7 @@ def _local_sgd_update(
             if n - cursor < batch:
                 cursor = 0
             counter = _draw_rows(order, cursor, batch, n, key, counter)
-            eta = steps[min(iterations, last)]
+            eta = steps[min(iterations, last)] * scale
             minibatch_step(samples, order[cursor : cursor + batch], w, server_model, eta, lam, coef)
             if project:
                 _project(w, radius)
@@ -144,6 +147,7 @@ class _LocalSGDFields(NamedTuple):
     epochs: bool
     batch: int
     steps: np.ndarray
+    scales: np.ndarray
     lam: float
     radius: float
     warm_start: bool
@@ -168,7 +172,15 @@ class LocalSGD(_LocalSGDFields):
     batch : int
         Minibatch size B ≤ min n_i.
     steps : numpy.ndarray
-        ``(L,)`` local steps η_k by local iteration k (clamped to the last entry).
+        ``(S, L)`` local steps: row t, local iteration k uses ``steps[min(t, S − 1),
+        min(k, L − 1)]`` (both indices clamped to the last entry). A schedule that restarts
+        every round is one row (``steps[None, :]``); a global schedule η^(t) over the global
+        step t = cE + k (GIFAIR's β/(t + γ)) has one row per round.
+    scales : numpy.ndarray
+        ``(R, m)`` float64 multipliers of the step: client i of replicate r steps with
+        η·scales[r, i] (ones for FedAvg: exact, bit for bit). A server step may write this
+        array between rows (the broadcast of one scalar per client; see
+        :mod:`fedtheory.algorithms._round_loop`).
     lam : float
         Proximal weight λ ≥ 0 (0: plain SGD).
     radius : float

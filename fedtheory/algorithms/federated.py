@@ -250,14 +250,17 @@ def local_sgd_rounds(
     owns the randomness as :func:`fedavg` does. Arrays are taken as given (no checks).
 
     ``masks`` (R, T, m) are the sampled clients C_t; ``work`` has T + 1 entries (the last for
-    the final row); ``server_steps`` T entries. Returns the loop's outputs (see
+    the final row); ``local_steps`` is ``(L,)`` (η_k by local iteration, every row) or
+    ``(S, L)`` (row t uses row min(t, S − 1)); ``server_steps`` T entries; the local steps are
+    not scaled (:class:`LocalSGD` ``scales`` of ones). Returns the loop's outputs (see
     :func:`~fedtheory.algorithms._round_loop._round_loop`).
     """
     client_step = LocalSGD(
         work=kernel_array(work, np.int64),
         epochs=bool(epochs),
         batch=int(batch),
-        steps=kernel_array(local_steps),
+        steps=kernel_array(np.atleast_2d(local_steps)),
+        scales=kernel_array(np.ones(np.shape(weights))),
         lam=float(lam),
         radius=float(radius),
         warm_start=bool(persistent),

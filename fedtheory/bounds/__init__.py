@@ -15,7 +15,7 @@ Importing this package registers the bounds of every paper module.
 from __future__ import annotations
 
 # paper modules register their bounds on import
-from fedtheory.bounds import classic, fedlrgd, ffgb, minimax
+from fedtheory.bounds import classic, fedlrgd, ffgb, gifair, minimax
 from fedtheory.bounds._analysis import Crossover, Exponent
 from fedtheory.bounds._bound import (
     KINDS,
@@ -51,6 +51,7 @@ __all__ = [
     "fedlrgd",
     "ffgb",
     "get",
+    "gifair",
     "ids",
     "iter_bounds",
     "minimax",

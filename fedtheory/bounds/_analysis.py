@@ -49,6 +49,7 @@ from fedtheory.bounds._expressions import (
     MPMATH_NAMESPACE,
     check_real,
     exact_number,
+    mp_harmonic,
     prepare_for_lambdify,
     real_array,
 )
@@ -354,7 +355,7 @@ def _substituted(
             continue
         used[name] = value
         substitutions[sinfo.symbol] = exact_number(value, name, sinfo.symbol)
-    expr = bound.expr.subs(substitutions)
+    expr = _fixed_harmonics(bound.expr, substitutions).subs(substitutions)
     if expr.has(sp.Sum, sp.Product):
         x = info[var].symbol if var is not None else None
         for s in expr.atoms(sp.Sum, sp.Product):
@@ -396,6 +397,28 @@ def _substituted(
     return expr, used
 
 
+def _fixed_harmonics(expr: sp.Expr, substitutions: Mapping[Any, Any]) -> sp.Expr:
+    """``expr`` with every harmonic number H_n^{(s)} whose arguments are all fixed by
+    ``substitutions`` replaced by its value as a :data:`_DPS`-digit float.
+
+    sympy expands H_100^{(3/2)} into a sum of 100 radicals, on which its simplify and limit run
+    into the time limit (gifair.thm86 in L took 6 s per call), and H_{10^9} does not expand at all
+    in reasonable time; the exponent in another parameter does not depend on these digits.
+    """
+    replacements = {}
+    for number in expr.atoms(sp.harmonic):
+        if not number.free_symbols or not number.free_symbols <= set(substitutions):
+            continue
+        n, *order = (argument.xreplace(substitutions) for argument in number.args)
+        order_value = order[0] if order else sp.Integer(1)
+        with mpmath.workdps(_DPS):
+            value = mp_harmonic(
+                mpmath.mpf(sp.Float(n, _DPS + 10)), mpmath.mpf(sp.Float(order_value, _DPS + 10))
+            )
+        replacements[number] = sp.Float(value, _DPS)
+    return expr.xreplace(replacements)
+
+
 def _continuous(symbol: sp.Symbol) -> sp.Symbol:
     """A real stand-in for ``symbol`` without the integer assumption (asymptotics and crossings
     treat counts as continuous; sympy's solve would otherwise drop non-integer roots)."""
@@ -417,7 +440,9 @@ def _sample_points(at: str, x0: float) -> list[mpmath.mpf]:
 
 
 def _mp_function(expr: sp.Expr, x: sp.Symbol) -> Any:
-    function = sp.lambdify([x], prepare_for_lambdify(expr), modules=[MPMATH_NAMESPACE, "mpmath"])
+    function = sp.lambdify(
+        [x], prepare_for_lambdify(expr), modules=[MPMATH_NAMESPACE, "mpmath"], cse=True
+    )
 
     def evaluate(point: Any) -> Any:
         try:

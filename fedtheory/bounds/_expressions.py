@@ -10,7 +10,8 @@ other's internals:
   boolean or ``None``), finite and inside the symbol's domain;
 - :func:`exact_number`: a validated number as an exact sympy number (``0.1`` → ``1/10``);
 - :func:`prepare_for_lambdify` with the namespaces :data:`NUMPY_NAMESPACE` and
-  :data:`MPMATH_NAMESPACE`: ``Min``/``Max`` that broadcast under numpy and work under mpmath;
+  :data:`MPMATH_NAMESPACE`: ``Min``/``Max`` that broadcast under numpy and work under mpmath, and
+  the generalized harmonic numbers (sympy prints them without parentheses);
 - :func:`lambdify`: ``sympy.lambdify`` with placeholders whose names do not depend on the
   process's history, so that a bound compiles to the same code, and gives the same bits,
   in every process (DESIGN §4).
@@ -23,7 +24,9 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
+import mpmath
 import numpy as np
+import scipy.special
 import sympy as sp
 from sympy.core.symbol import uniquely_named_symbol
 
@@ -36,6 +39,7 @@ __all__ = [
     "check_real",
     "exact_number",
     "lambdify",
+    "mp_harmonic",
     "prepare_for_lambdify",
     "real_array",
 ]
@@ -44,6 +48,10 @@ __all__ = [
 # (sympy's numpy printer emits numpy.amin((a, b), axis=0), which fails for mixed shapes).
 _FMIN = sp.Function("fedtheory_min")
 _FMAX = sp.Function("fedtheory_max")
+# harmonic(n, s) likewise: sympy's numpy printer writes H_n as ``polygamma(0, n + 1) +
+# euler_gamma`` without parentheses, so c·H_n/√n is printed as c·ψ(n + 1) + γ/√n (wrong by a
+# factor 16 on gifair.thm86 at T = 1000), and its mpmath printer passes an order mpmath refuses.
+_FHARMONIC = sp.Function("fedtheory_harmonic")
 
 
 def _np_min(*args: Any) -> Any:
@@ -54,18 +62,85 @@ def _np_max(*args: Any) -> Any:
     return functools.reduce(np.maximum, args)
 
 
-#: ``lambdify`` namespace (put before ``"numpy"``) giving the broadcasting Min/Max.
-NUMPY_NAMESPACE: dict[str, Any] = {"fedtheory_min": _np_min, "fedtheory_max": _np_max}
-#: ``lambdify`` namespace (put before ``"mpmath"``) giving Min/Max on mpmath numbers.
+def _np_harmonic(n: Any, order: Any = 1) -> Any:
+    """The generalized harmonic number H_n^{(s)} = Σ_{t≤n} t^{−s}, broadcasting over numpy
+    arrays: ψ(n + 1) + γ for s = 1, ζ(s) − ζ(s, n + 1) for s > 1 (scipy), and the same through
+    mpmath for s < 1, where scipy's Hurwitz ζ is not defined."""
+    n = np.asarray(n, dtype=float)
+    if np.all(np.asarray(order) == 1):
+        return scipy.special.digamma(n + 1) + np.euler_gamma
+    if np.all(np.asarray(order) > 1):
+        return scipy.special.zeta(order, 1) - scipy.special.zeta(order, n + 1)
+    harmonic_elementwise = np.vectorize(
+        lambda k, s: float(mp_harmonic(mpmath.mpf(k), mpmath.mpf(s)))
+    )
+    return harmonic_elementwise(n, order)[()]
+
+
+#: ``lambdify`` namespace (put before ``"numpy"``) giving the broadcasting Min/Max and the
+#: generalized harmonic numbers.
+NUMPY_NAMESPACE: dict[str, Any] = {
+    "fedtheory_min": _np_min,
+    "fedtheory_max": _np_max,
+    "fedtheory_harmonic": _np_harmonic,
+}
+
+
+def mp_harmonic(n: Any, order: Any = 1) -> Any:
+    """The generalized harmonic number H_n^{(s)} = Σ_{t≤n} t^{−s} on mpmath numbers.
+
+    ``mpmath.harmonic`` has the order s = 1 only; the others are ζ(s) − ζ(s, n + 1), with ζ(s)
+    cached per precision and the Hurwitz ζ(s, n + 1) from its Euler–Maclaurin series when n is
+    large (mpmath adds a few hundred terms first at every call: the exponent of gifair.thm86 in
+    T, sampled at 10^0…10^240 with 360 digits, took 20 s).
+    """
+    if order == 1:
+        return mpmath.harmonic(n)
+    order = mpmath.mpf(order)
+    return _mp_zeta(order, mpmath.mp.prec) - _hurwitz_zeta(order, mpmath.mpf(n) + 1)
+
+
+@functools.lru_cache(maxsize=32)
+def _mp_zeta(order: Any, precision: int) -> Any:
+    with mpmath.workprec(precision):
+        return +mpmath.zeta(order)
+
+
+def _hurwitz_zeta(order: Any, a: Any) -> Any:
+    """ζ(s, a) = a^{1−s}/(s − 1) + a^{−s}/2 + Σ_k B_{2k}/(2k)! · s(s + 1)⋯(s + 2k − 2) ·
+    a^{−s−2k+1}, summed until a term falls below the working precision; ``mpmath.zeta`` when the
+    asymptotic series stops decreasing first (small a)."""
+    total = a ** (1 - order) / (order - 1) + a ** (-order) / 2
+    tolerance = mpmath.eps * abs(total)
+    previous = mpmath.inf
+    power = a ** (-order - 1)
+    rising = order  # s(s + 1)⋯(s + 2k − 2)
+    for k in range(1, 400):
+        term = mpmath.bernoulli(2 * k) / mpmath.factorial(2 * k) * rising * power
+        if abs(term) < tolerance:
+            return total + term
+        if abs(term) >= previous:
+            break
+        total += term
+        previous = abs(term)
+        power /= a * a
+        rising *= (order + 2 * k - 1) * (order + 2 * k)
+    return mpmath.zeta(order, a)
+
+
+#: ``lambdify`` namespace (put before ``"mpmath"``) giving Min/Max on mpmath numbers, and the
+#: generalized harmonic numbers ``harmonic(n, s)`` that mpmath lacks.
 MPMATH_NAMESPACE: dict[str, Any] = {
     "fedtheory_min": lambda *a: min(a),
     "fedtheory_max": lambda *a: max(a),
+    "fedtheory_harmonic": lambda n, order=1: mp_harmonic(n, order),
 }
 
 
 def prepare_for_lambdify(expr: sp.Basic) -> sp.Basic:
-    """``expr`` with every ``Min``/``Max`` replaced by the functions of the namespaces above."""
-    return expr.replace(sp.Min, _FMIN).replace(sp.Max, _FMAX)
+    """``expr`` with every ``Min``/``Max``/``harmonic`` replaced by the functions of the
+    namespaces above."""
+    return expr.replace(sp.Min, _FMIN).replace(sp.Max, _FMAX).replace(sp.harmonic, _FHARMONIC)
 
 
 def _is_real_number(value: Any) -> bool:

@@ -13,6 +13,7 @@ key         paper
 minimax     Chen, Zheng, Long & Su — minimax personalized FL, FedAvg vs local training
 fedlrgd     Jadbabaie, Makur & Shah — federated optimization of smooth losses, FedLRGD
 ffgb        Shen, Hassani, Kale & Karbasi — federated functional gradient boosting
+gifair      Yue, Nouiehed & Al Kontar — GIFAIR-FL, group and individual fairness in FL
 ==========  ====================================================================================
 
 The subpackages are imported on first use::
@@ -27,7 +28,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["fedlrgd", "ffgb", "minimax"]
+__all__ = ["fedlrgd", "ffgb", "gifair", "minimax"]
 
 
 def __getattr__(name: str) -> Any:

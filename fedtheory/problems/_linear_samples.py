@@ -9,8 +9,10 @@ kernels implement the oracle of :mod:`fedtheory.problems._oracle` for the three 
 - squared: ∇ℓ(w; x, y) = (xᵀw − y) x,
 - mean: ∇ℓ(w; z) = w − z,
 
-with a fast minibatch step (:func:`_minibatch_step`). There are no server samples. The plain
-numpy twin is ``tests/reference/federated.py``.
+their values ℓ (:func:`_sample_loss`: log(1 + e^{−y xᵀw}), ½(xᵀw − y)², ½‖w − z‖², as
+:func:`~fedtheory.problems.dataset.sample_losses`), with a fast minibatch step
+(:func:`_minibatch_step`). There are no server samples. The plain numpy twin is
+``tests/reference/federated.py``.
 """
 
 from __future__ import annotations
@@ -91,6 +93,33 @@ def _sample_gradient(samples: LinearClientSamples, j: int, w: np.ndarray, out: n
         g = margin - target
     for k in range(d):
         out[k] = g * x[k]
+
+
+@njit
+def _softplus(u: float) -> float:
+    """log(1 + e^u) without overflow: max(u, 0) + log1p(e^{−|u|})."""
+    return max(u, 0.0) + math.log1p(math.exp(-abs(u)))
+
+
+@njit
+def _sample_loss(samples: LinearClientSamples, j: int, w: np.ndarray) -> float:
+    """ℓ(w; z_j): log(1 + e^{−y xᵀw}) (logistic), ½(xᵀw − y)² (squared), ½‖w − z‖² (mean)."""
+    x = samples.features[j]
+    d = w.shape[0]
+    if samples.loss == LOSS_MEAN:
+        total = 0.0
+        for k in range(d):
+            diff = w[k] - x[k]
+            total += diff * diff
+        return 0.5 * total
+    margin = 0.0
+    for k in range(d):
+        margin += x[k] * w[k]
+    target = samples.targets[j]
+    if samples.loss == LOSS_LOGISTIC:
+        return _softplus(float(-target * margin))
+    residual = margin - target
+    return float(0.5 * residual * residual)
 
 
 @njit
@@ -226,6 +255,7 @@ class LinearClientSamples(_LinearClientSamplesFields):
 
     sample_count = _sample_count
     sample_gradient = _sample_gradient
+    sample_loss = _sample_loss
     minibatch_step = _minibatch_step
 
 

@@ -9,7 +9,11 @@ the problem's kernel view
     ``max_sample_count(problem)`` → the largest sample count (for per-client buffers);
 the samples of one client
     ``sample_count(samples)`` → n_i; ``sample_gradient(samples, j, w, out)`` → ∇ℓ(w; z_j) into
-    ``out``; and, optionally, ``minibatch_step(samples, rows, w, anchor, eta, lam, scratch)``:
+    ``out``; ``sample_loss(samples, j, w)`` → ℓ(w; z_j) (needed only by the steps that read loss
+    values, e.g. the fairness reweighting of the gifair paper); optionally
+    ``client_loss(samples, w)`` → (1/n_i) Σ_j ℓ(w; z_j), the client's empirical risk (samples
+    without a fast path get :func:`_client_loss_by_samples`, the mean of ``sample_loss``); and,
+    optionally, ``minibatch_step(samples, rows, w, anchor, eta, lam, scratch)``:
     w ← w − η(ĝ_B(w) + λ(w − anchor)) in place, ĝ_B the mean of the sample gradients of
     ``rows``, ``scratch`` a float64 buffer of at least ``len(rows)`` entries. Samples without a
     fast path get :func:`_minibatch_step_by_samples`, written with ``sample_gradient``.
@@ -23,6 +27,7 @@ and in the paper packages for their own problems).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -30,11 +35,13 @@ import numpy as np
 from fedtheory._jit import dispatch, njit
 
 __all__ = [
+    "client_loss",
     "client_samples",
     "max_sample_count",
     "minibatch_step",
     "sample_count",
     "sample_gradient",
+    "sample_loss",
 ]
 
 
@@ -61,10 +68,25 @@ def _minibatch_step_by_samples(
         w[k] -= eta * (scale * gradient[k] + lam * (w[k] - anchor[k]))
 
 
+@njit
+def _client_loss_by_samples(samples: tuple[Any, ...], w: np.ndarray) -> float:
+    """The generic client loss: (1/n) Σ_j ``sample_loss(samples, j, w)`` (NaN for n = 0)."""
+    n = sample_count(samples)
+    if n == 0:
+        return math.nan
+    total = 0.0
+    for j in range(n):
+        total += sample_loss(samples, j, w)
+    mean: float = total / n
+    return mean
+
+
 client_samples = dispatch("client_samples", "r", "i")
 max_sample_count = dispatch("max_sample_count")
 sample_count = dispatch("sample_count")
 sample_gradient = dispatch("sample_gradient", "j", "w", "out")
+sample_loss = dispatch("sample_loss", "j", "w")
+client_loss = dispatch("client_loss", "w", default=_client_loss_by_samples)
 minibatch_step = dispatch(
     "minibatch_step",
     *("rows", "w", "anchor", "eta", "lam", "scratch"),

@@ -4,7 +4,10 @@ Written straight from Algorithms 1 and 2 of Chen, Zheng, Long & Su, with the sam
 streams as the kernel (SplitMix64 draws computed with Python integers, lazy Fisher–Yates on a
 Python list) and the sample gradients written as vectors: −y x sig(−y xᵀw) (logistic),
 (xᵀw − y) x (squared), w − z (mean); the minibatch gradient is their mean and the step is
-w ← P_𝒲[w − η(ĝ + λ(w − w^g))] with P_𝒲 computed by :func:`numpy.linalg.norm`. Slow on purpose.
+w ← P_𝒲[w − η(ĝ + λ(w − w^g))] with P_𝒲 computed by :func:`numpy.linalg.norm`; η is the local step
+of the row and the local iteration (``local_steps`` (L,) for every row, or (S, L) with row
+min(t, S − 1) for row t) times the client's multiplier ``scales[r, i]`` (default 1). The per-sample
+losses ℓ(w; z) are :func:`sample_loss`. Slow on purpose.
 """
 
 from __future__ import annotations
@@ -58,6 +61,15 @@ def sample_gradient(loss: int, x: np.ndarray, y: float, w: np.ndarray) -> np.nda
     return w - x
 
 
+def sample_loss(loss: int, x: np.ndarray, y: float, w: np.ndarray) -> float:
+    """ℓ(w; x, y): log(1 + e^{−y xᵀw}), ½(xᵀw − y)², ½‖w − z‖² (codes 0, 1, 2)."""
+    if loss == 0:
+        return float(np.logaddexp(0.0, -y * float(x @ w)))
+    if loss == 1:
+        return 0.5 * (float(x @ w) - y) ** 2
+    return 0.5 * float((w - x) @ (w - x))
+
+
 def project(w: np.ndarray, radius: float) -> np.ndarray:
     norm = float(np.linalg.norm(w))
     return w * (radius / norm) if norm > radius else w
@@ -76,15 +88,17 @@ def local_training(
     radius: float,
     w: np.ndarray,
     wg: np.ndarray,
+    scale: float = 1.0,
 ) -> tuple[np.ndarray, int, int]:
-    """SoftLocalSGD: ``work`` epochs or steps; returns w, iterations, sample gradients."""
+    """SoftLocalSGD: ``work`` epochs or steps with η_k = steps[k]·scale (k clamped); returns w,
+    iterations, sample gradients."""
     n = sampler.n
     iterations = 0
     gradients = 0
 
     def step(rows: np.ndarray) -> np.ndarray:
         g = np.mean([sample_gradient(loss, X[j], y[j], w) for j in rows], axis=0)
-        eta = steps[min(iterations, len(steps) - 1)]
+        eta = steps[min(iterations, len(steps) - 1)] * scale
         updated = w - eta * (g + lam * (w - wg))
         return project(updated, radius) if radius < np.inf else updated
 
@@ -129,9 +143,11 @@ def federated_rounds(
     init_local: np.ndarray,
     seeds: np.ndarray,
     record: bool,
+    scales: np.ndarray | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Twin of ``_federated_rounds``: same arguments, same outputs (see its docstring)."""
     reps, m, _, d = features.shape
+    table = np.atleast_2d(local_steps)
     rounds = masks.shape[1]
     out_global, out_local, sizes, iterations, gradients, rec_global, rec_local = (
         [],
@@ -165,11 +181,12 @@ def federated_rounds(
                     int(local_work[t]),
                     epochs,
                     batch,
-                    local_steps,
+                    table[min(t, table.shape[0] - 1)],
                     lam,
                     radius,
                     start.copy(),
                     wg,
+                    1.0 if scales is None else float(scales[r, i]),
                 )
                 its += k
                 grads += g
