@@ -14,11 +14,27 @@ numpy twin (``tests/reference/federated.py``) reproduces them exactly:
   ``perm[q + index below (n − q)]``. A finished pass is therefore a uniform permutation, and
   every minibatch holds distinct rows (sampling without replacement, Lemma 19 of the minimax
   paper).
+
+Gaussian and uniform draws (zeroth-order steps: query noise, finite-difference directions,
+candidate points) come from the same mixer, *counter-based*: a stream is a key and a draw is a
+pure function of (key, index), so any kernel can recompute any draw and no state is carried:
+
+- :func:`_stream_key` chains keys, ``key' = mix(key + (a + 1)·γ)`` (e.g. client key → round →
+  call), so a draw depends on (seed, replicate, client, round, call) only, never on the order
+  in which clients, replicates or workers run;
+- :func:`_uniform` is the j-th uniform in [0, 1): ``(mix(key + (j + 1)·γ) >> 11)/2^53``;
+- :func:`_standard_normal` is the j-th standard normal: Box–Muller on the 53-bit uniforms
+  a = ((mix(key + (2j + 1)·γ) >> 11) + ½)/2^53 ∈ (0, 1) and b = (mix(key + (2j + 2)·γ) >> 11)/2^53,
+  ξ_j = √(−2 log a)·cos(2πb) (the cosine branch only: one normal per pair, so the j-th normal
+  needs no neighbour). It is the formula of the ffgb paper's private random oracle
+  (:mod:`fedtheory.papers.ffgb.oracles`), which may switch to this one.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+import math
 
 from fedtheory._jit import njit
 
@@ -61,3 +77,30 @@ def _draw_rows(
         perm[pick] = perm[q]
         perm[q] = swap
     return counter
+
+
+_S11 = np.uint64(11)
+_TWO_M53 = 1.1102230246251565e-16  # 2^-53
+
+
+@njit
+def _stream_key(key: np.uint64, a: int) -> np.uint64:
+    """The sub-stream key mix(key + (a + 1)·γ) (a ≥ 0: a round, a client, a call)."""
+    return _mix(key + np.uint64(a + 1) * GAMMA)
+
+
+@njit
+def _uniform(key: np.uint64, j: int) -> float:
+    """The j-th uniform in [0, 1) of the stream ``key`` (53 bits)."""
+    u = _mix(key + np.uint64(j + 1) * GAMMA)
+    return float(u >> _S11) * _TWO_M53
+
+
+@njit
+def _standard_normal(key: np.uint64, j: int) -> float:
+    """The j-th standard normal of the stream ``key`` (Box–Muller, cosine branch)."""
+    first = _mix(key + np.uint64(2 * j + 1) * GAMMA)
+    second = _mix(key + np.uint64(2 * j + 2) * GAMMA)
+    a = (float(first >> _S11) + 0.5) * _TWO_M53
+    b = float(second >> _S11) * _TWO_M53
+    return math.sqrt(-2.0 * math.log(a)) * math.cos(2.0 * math.pi * b)

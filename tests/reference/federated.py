@@ -26,6 +26,24 @@ def mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
+def stream_key(key: int, a: int) -> int:
+    """Sub-stream key mix(key + (a + 1)·γ) (twin of ``_sampling._stream_key``)."""
+    return mix(int(key) + (a + 1) * GAMMA)
+
+
+def uniform(key: int, j: int) -> float:
+    """The j-th 53-bit uniform of a stream (twin of ``_sampling._uniform``)."""
+    return (mix(int(key) + (j + 1) * GAMMA) >> 11) / 2.0**53
+
+
+def standard_normal(key: int, j: int) -> float:
+    """The j-th normal of a stream, Box–Muller written from its definition (twin of
+    ``_sampling._standard_normal``)."""
+    a = ((mix(int(key) + (2 * j + 1) * GAMMA) >> 11) + 0.5) / 2.0**53
+    b = (mix(int(key) + (2 * j + 2) * GAMMA) >> 11) / 2.0**53
+    return float(np.sqrt(-2.0 * np.log(a)) * np.cos(2.0 * np.pi * b))
+
+
 class ClientSampler:
     """The minibatch stream of one client: a permutation, a cursor and a draw counter."""
 
