@@ -32,9 +32,9 @@ pure function of (key, index), so any kernel can recompute any draw and no state
 
 from __future__ import annotations
 
-import numpy as np
-
 import math
+
+import numpy as np
 
 from fedtheory._jit import njit
 

@@ -196,10 +196,16 @@ def _run_log(common: _Common) -> RunLog:
     reps, R, m, T = common.reps, common.rounds, common.info.clients, common.local_steps
     shape = (reps, R, m, T)
     return RunLog(
-        *(np.full(shape, np.nan) for _ in range(7)),
-        np.full((reps, R + 1), np.nan),
-        np.full((reps, R + 1), np.nan),
-        np.full((reps, 3), -1, dtype=np.int64),
+        disparity=np.full(shape, np.nan),
+        cosine=np.full(shape, np.nan),
+        drift=np.full(shape, np.nan),
+        local_error=np.full(shape, np.nan),
+        correction_error=np.full(shape, np.nan),
+        gamma=np.full(shape, np.nan),
+        gamma_oracle=np.full(shape, np.nan),
+        values=np.full((reps, R + 1), np.nan),
+        grad_norm2=np.full((reps, R + 1), np.nan),
+        diverged=np.full((reps, 3), -1, dtype=np.int64),
     )
 
 

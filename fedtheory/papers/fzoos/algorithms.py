@@ -90,7 +90,9 @@ class Corollary1Gamma:
         """γ for rounds r = 1..R (rows) and steps t = 1..T (columns)."""
         r = np.arange(1, rounds + 1, dtype=np.float64)
         decay = self.rho ** ((r - 1.0) * local_steps)
-        gamma = self.G / (self.G + 2.0 * self.omega * self.kappa * decay + 2.0 * clients * self.epsilon)
+        gamma = self.G / (
+            self.G + 2.0 * self.omega * self.kappa * decay + 2.0 * clients * self.epsilon
+        )
         return np.ascontiguousarray(np.repeat(gamma[:, None], local_steps, axis=1))
 
 
@@ -401,7 +403,8 @@ def fzoos(
     record: bool = False,
     **surrogate: Any,
 ) -> ZerothOrderRun:
-    """FZooS (Algorithm 2, eq. (8)): ĝ = ∇μ^{(i)}(x) + γ_{r,t−1}·(∇μ̂_{r−1}(x) − ∇μ̂_{r−1,T}^{(i)}(x)).
+    """FZooS (Algorithm 2, eq. (8)): ĝ = ∇μ^{(i)}(x) + γ_{r,t−1}·(∇μ̂_{r−1}(x) − ∇μ̂^{(i)}(x)),
+    with ∇μ̂^{(i)} = ∇μ̂_{r−1,T}^{(i)} the client's RFF surrogate of the previous round.
 
     Parameters
     ----------
@@ -419,32 +422,30 @@ def fzoos(
     **surrogate
         The GP/RFF settings (``estimator="gp"``).
     """  # completed below
-    correction = _choice("correction", correction, ("adaptive", "fixed_vector"))
-    estimator = _choice("estimator", estimator, ("gp", "exact"))
+    vector = _choice("correction", correction, ("adaptive", "fixed_vector"))
+    kind = _choice("estimator", estimator, ("gp", "exact"))
     info = _problem(problem)
     common = _common(
         info, rounds=rounds, local_steps=local_steps, step_size=step_size, optimizer=optimizer,
         adam=adam, clip=clip, init=init, seed=seed, replicates=replicates, record=record,
     )  # fmt: skip
     gammas, record_gamma = _gamma_table(gamma, common)
-    if estimator == "exact":
-        if surrogate:
-            raise ParameterError(
-                parameter=next(iter(surrogate)),
-                value=surrogate[next(iter(surrogate))],
-                rule="GP/RFF settings need estimator='gp'",
-            )
-        return _fd_run(
-            "fzoos", "fzoos", problem, gammas=gammas, gamma_record=record_gamma,
-            anchored=correction == "fixed_vector", estimator="exact", queries=1, smoothing=1.0,
-            noise=noise, shared_directions=False, extra={"correction": correction},
-            common=common,
-        )  # fmt: skip
-    from fedtheory.papers.fzoos._fzoos_run import _fzoos_gp  # noqa: PLC0415 (with the GP)
-
-    return _fzoos_gp(
-        problem, common, gammas, record_gamma, correction=correction, noise=noise, **surrogate
-    )
+    if kind == "gp":
+        raise ParameterError(
+            parameter="estimator",
+            value="gp",
+            rule="the GP surrogate step waits for the fzoos GP/RFF kernels (use 'exact')",
+        )
+    if surrogate:
+        name = next(iter(surrogate))
+        raise ParameterError(
+            parameter=name, value=surrogate[name], rule="GP/RFF settings need estimator='gp'"
+        )
+    return _fd_run(
+        "fzoos", "fzoos", problem, gammas=gammas, gamma_record=record_gamma,
+        anchored=vector == "fixed_vector", estimator="exact", queries=1, smoothing=1.0,
+        noise=noise, shared_directions=False, extra={"correction": vector}, common=common,
+    )  # fmt: skip
 
 
 for _runner in (fedzo, fedprox_zo, scaffold_zo):

@@ -123,10 +123,11 @@ def finite_difference_gradient(
     queries = check_int("queries", queries, minimum=1)
     smoothing = check_real("smoothing", smoothing, positive=True)
     noise = check_real("noise", noise, nonnegative=True)
-    key = _mix(np.uint64(seed_entropy(seed) % 2**64))
+    key = np.uint64(_mix(np.uint64(seed_entropy(seed))))  # uint64 between calls from Python
+    directions, noise_key = np.uint64(_stream_key(key, 0)), np.uint64(_stream_key(key, 1))
     out = np.empty(d)
     _fd_estimate(
-        view, client, point, queries, smoothing, noise, _stream_key(key, 0), _stream_key(key, 1),
-        out, np.empty(d), np.empty(d),
+        view, client, point, queries, smoothing, noise, directions, noise_key, out, np.empty(d),
+        np.empty(d),
     )  # fmt: skip
     return out

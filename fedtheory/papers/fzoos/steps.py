@@ -335,7 +335,7 @@ def _zo_update(
         if method == FEDPROX:
             for k in range(d):
                 corr[k] = x[k] - anchor[k]
-        elif method == SCAFFOLD1 or method == SCAFFOLD2:
+        elif method in (SCAFFOLD1, SCAFFOLD2):
             for k in range(d):
                 corr[k] = controls.mean[r, k] - controls.local[r, i, k]
         elif method == FZOOS:  # the exact-gradient oracle of the surrogate correction
@@ -477,7 +477,7 @@ def _server_state(
     start = rule.init[r]
     _log_server(rule, problem, r, 0, start, buffers)
     controls = rule.controls
-    if rule.method == SCAFFOLD1 or rule.method == SCAFFOLD2:
+    if rule.method in (SCAFFOLD1, SCAFFOLD2):
         controls.local[r] = 0.0
         controls.mean[r] = 0.0
         controls.pending[r] = 0.0
