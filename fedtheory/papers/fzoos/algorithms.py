@@ -290,7 +290,7 @@ def fedzo(
 
     Parameters
     ----------
-    """  # completed below
+    """
     return _fd_run(
         "fedzo", "fedzo", problem, gammas=lambda c: (np.zeros((c.rounds, c.local_steps)), 0.0),
         gamma_record=0.0, anchored=False, estimator=estimator, queries=queries,
@@ -327,7 +327,7 @@ def fedprox_zo(
 
     Parameters
     ----------
-    """  # completed below
+    """
     mu = check_real("mu_prox", mu_prox, nonnegative=True)
     return _fd_run(
         "fedprox_zo", "fedprox", problem,
@@ -370,7 +370,7 @@ def scaffold_zo(
     ----------
     variant
         1 or 2.
-    """  # completed below
+    """
     if variant not in (1, 2) or isinstance(variant, bool):
         raise ParameterError(parameter="variant", value=variant, rule="must be 1 or 2")
     method = f"scaffold{variant}"
@@ -421,7 +421,7 @@ def fzoos(
         σ ≥ 0, the query noise.
     **surrogate
         The GP/RFF settings (``estimator="gp"``).
-    """  # completed below
+    """
     vector = _choice("correction", correction, ("adaptive", "fixed_vector"))
     kind = _choice("estimator", estimator, ("gp", "exact"))
     info = _problem(problem)
@@ -448,13 +448,40 @@ def fzoos(
     )  # fmt: skip
 
 
+_DOC_END = """
+    Returns
+    -------
+    ZerothOrderRun
+        x_R, the trace (queries counted per round) and the logs (:mod:`.runs`).
+
+    Raises
+    ------
+    ParameterError
+        On any invalid input (naming the parameter, the value and the rule).
+    DivergenceError
+        At the first non-finite iterate, naming the round, the client and the local step.
+"""
+
+# The shared parameters are documented once (the runners' docstrings list their own first).
 for _runner in (fedzo, fedprox_zo, scaffold_zo):
-    _runner.__doc__ = (_runner.__doc__ or "").replace(
-        "    Parameters\n    ----------\n", "    Parameters\n    ----------" + _DOC_SHARED, 1
+    _runner.__doc__ = (
+        (_runner.__doc__ or "")
+        .replace(
+            "    Parameters\n    ----------\n", "    Parameters\n    ----------" + _DOC_SHARED, 1
+        )
+        .rstrip()
+        + "\n"
+        + _DOC_END
     )
-fzoos.__doc__ = (fzoos.__doc__ or "").replace(
-    "    Parameters\n    ----------\n",
-    "    Parameters\n    ----------" + _DOC_SHARED.split("    estimator")[0],
-    1,
+fzoos.__doc__ = (
+    (fzoos.__doc__ or "")
+    .replace(
+        "    Parameters\n    ----------\n",
+        "    Parameters\n    ----------" + _DOC_SHARED.split("    estimator")[0],
+        1,
+    )
+    .rstrip()
+    + "\n"
+    + _DOC_END
 )
 del _runner
