@@ -103,6 +103,10 @@ def test_attack_targets_are_correct_under_every_model(attack) -> None:
         assert np.all(p.client_values(p.start) > 0)  # every model classifies z correctly
         assert not p.success(p.start)
         np.testing.assert_allclose(p.perturbation(p.start), 0.0)
+        assert p.global_value(p.start) == pytest.approx(np.mean(p.client_values(p.start)))
+        np.testing.assert_allclose(
+            p.global_gradient(p.start), p.client_gradients(p.start).mean(axis=0), atol=1e-12
+        )
         logits = np.mean([m.logits(attack.images[k][None])[0] for m in attack.models], axis=0)
         np.testing.assert_allclose(p.averaged_logits(p.start), logits, rtol=1e-12)
     assert attack.success_rate(np.full((15, 64), 0.5)) == 0.0
