@@ -34,10 +34,16 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fedtheory._checks import check_real
+from fedtheory._checks import check_int, check_real
 from fedtheory._seeds import Seed
 from fedtheory.algorithms.trace import Trace
-from fedtheory.errors import ParameterError
+from fedtheory.errors import DivergenceError, ParameterError, SolverError
+from fedtheory.papers.fzoos._fzoos_step import (
+    SOLVER_GP,
+    DistanceRule,
+    FZooSStep,
+    Surrogate,
+)
 from fedtheory.papers.fzoos._inputs import (
     _choice,
     _Common,
@@ -50,9 +56,13 @@ from fedtheory.papers.fzoos._inputs import (
     _run_log,
     _shaped,
 )
+from fedtheory.papers.fzoos.gp import gp_state
+from fedtheory.papers.fzoos.rff import rff_scale
 from fedtheory.papers.fzoos.runs import ZerothOrderLog, ZerothOrderRun
 from fedtheory.papers.fzoos.steps import (
+    FZOOS,
     METHODS,
+    FDSettings,
     RunLog,
     ZerothOrderServer,
     ZerothOrderStep,
@@ -60,7 +70,9 @@ from fedtheory.papers.fzoos.steps import (
 
 __all__ = [
     "Corollary1Gamma",
+    "CorollaryC1Gamma",
     "corollary1_gamma",
+    "corollary_c1_gamma",
     "fedprox_zo",
     "fedzo",
     "fzoos",
@@ -120,6 +132,39 @@ def corollary1_gamma(
     )
 
 
+@dataclass(frozen=True)
+class CorollaryC1Gamma:
+    """Corollary C.1's distance-based γ (guide §2.5, §3; Prop. C.1),
+
+    γ = G/(G + 2(ωκ − 4ωι k′(ι)²/(k(0)d + σ²d/n̄) + Nε)),
+
+    with ι the mean squared distance from the current iterate to every client's history (shared
+    through per-client sums; :mod:`._fzoos_step`), κ = 1/l², σ² the GP noise and n̄ the mean
+    history size (the paper's rT). Evaluated in the kernel at every local step; needs
+    ``estimator="gp"``. Build it with :func:`corollary_c1_gamma`.
+    """
+
+    G: float
+    omega: float
+    epsilon: float
+
+
+def corollary_c1_gamma(*, G: float, omega: float, epsilon: float) -> CorollaryC1Gamma:
+    """Corollary C.1's γ rule from heterogeneity G > 0, the χ² quantile ω > 0 and the RFF error
+    ε ≥ 0 (guide §3, Corollary C.1; the guide notes it is ≈ G/(G + 2ωκ + 2Nε) in practice).
+
+    Examples
+    --------
+    >>> corollary_c1_gamma(G=1.0, omega=2.0, epsilon=0.0).omega
+    2.0
+    """
+    return CorollaryC1Gamma(
+        G=check_real("G", G, positive=True),
+        omega=check_real("omega", omega, positive=True),
+        epsilon=check_real("epsilon", epsilon, nonnegative=True),
+    )
+
+
 def _gamma_table(gamma: Any, common: _Common) -> tuple[np.ndarray, Any]:
     """FZooS's γ table (R, T) and its record: "1/t", a fixed number in [0, 1], or a rule."""
     R, T, m = common.rounds, common.local_steps, common.info.clients
@@ -130,10 +175,12 @@ def _gamma_table(gamma: Any, common: _Common) -> tuple[np.ndarray, Any]:
         return np.ascontiguousarray(np.tile(1.0 / np.arange(1, T + 1), (R, 1))), "1/t"
     if isinstance(gamma, Corollary1Gamma):
         return gamma.table(R, T, m), gamma
+    if isinstance(gamma, CorollaryC1Gamma):
+        return np.full((R, T), np.nan), gamma
     raise ParameterError(
         parameter="gamma",
         value=gamma,
-        rule="must be '1/t', a number in [0, 1] or corollary1_gamma(...)",
+        rule="must be '1/t', a number in [0, 1], corollary1_gamma(...) or corollary_c1_gamma(...)",
     )
 
 
@@ -384,13 +431,17 @@ def scaffold_zo(
     )  # fmt: skip
 
 
+#: The GP noise variance floor (decision A8; guide §4.8's prototype value, see :func:`fzoos`).
+GP_NOISE_FLOOR = 1e-4
+
+
 def fzoos(
     problem: Any,
     *,
     rounds: int,
     local_steps: int,
     step_size: float,
-    gamma: float | str | Corollary1Gamma = "1/t",
+    gamma: float | str | Corollary1Gamma | CorollaryC1Gamma = "1/t",
     correction: Literal["adaptive", "fixed_vector"] = "adaptive",
     estimator: Literal["gp", "exact"] = "gp",
     noise: float = 0.0,
@@ -401,16 +452,30 @@ def fzoos(
     seed: Seed,
     replicates: int | None = None,
     record: bool = False,
-    **surrogate: Any,
+    lengthscale: float = 1.0,
+    gp_noise: float | None = None,
+    num_features: int = 1000,
+    n_active: int = 5,
+    n_cand: int = 100,
+    box: float = 0.01,
+    history: Literal["all", "trajectory"] = "all",
 ) -> ZerothOrderRun:
     """FZooS (Algorithm 2, eq. (8)): ĝ = ∇μ^{(i)}(x) + γ_{r,t−1}·(∇μ̂_{r−1}(x) − ∇μ̂^{(i)}(x)),
     with ∇μ̂^{(i)} = ∇μ̂_{r−1,T}^{(i)} the client's RFF surrogate of the previous round.
 
+    With ``estimator="gp"`` (guide §2.6; :mod:`._fzoos_step`) every local step queries the
+    iterate and the ``n_active`` most uncertain (trace of the gradient covariance, A4) of
+    ``n_cand`` candidates in the box x ± ``box``, appends all of them to the client's GP history
+    before ∇μ(x) is computed (A2), and the correction ∇φ(x)ᵀ(w_{r−1} − w_{r−1,T}^{(i)}) is
+    zero in round 1 (A1). Queries: 1 + n_active per local step. The RFF frequencies are one
+    draw per replicate shared by all parties, independent of the problem's own randomness.
+
     Parameters
     ----------
     gamma
-        ``"1/t"`` (the experiments, App. E), a fixed γ ∈ [0, 1] (Fig. 6b: 1) or
-        :func:`corollary1_gamma` (Cor. 1).
+        ``"1/t"`` (the experiments, App. E), a fixed γ ∈ [0, 1] (Fig. 6b: 1),
+        :func:`corollary1_gamma` (Cor. 1) or :func:`corollary_c1_gamma` (Cor. C.1's distance
+        rule; ``estimator="gp"`` only).
     correction
         ``"adaptive"`` (the correction at the current iterate, eq. (8)) or ``"fixed_vector"``
         (Fig. 6b's ablation x′ = x″ = x_{r−1}).
@@ -418,9 +483,22 @@ def fzoos(
         ``"gp"`` (the trajectory-informed GP surrogate) or ``"exact"``: the oracle with exact
         surrogates, g = ∇f_i(x) and c = ∇F(·) − ∇f_i(·), available from round 1 (check 3).
     noise
-        σ ≥ 0, the query noise.
-    **surrogate
-        The GP/RFF settings (``estimator="gp"``).
+        σ ≥ 0, the standard deviation of the query noise.
+    lengthscale
+        l > 0 of the SE kernel of the GP and the RFF (the paper's 1, A11).
+    gp_noise
+        σ² ≥ 0 of the GP and of the RFF ridge; default max(10⁻⁴, noise²) (A8: the paper gives
+        none; the GP should know the query noise when there is one, and the floor 10⁻⁴ — the
+        guide's prototype value — keeps K_σ positive definite although the six queries of a
+        step lie within 0.01 of each other: every Cholesky pivot is at least σ²).
+    num_features
+        M ≥ 1 random features (Fig. 6's 1000; the paper's 10 000 costs M³/3 per client-round).
+    n_active, n_cand, box
+        0 ≤ n_active ≤ n_cand active queries chosen among n_cand ≥ 1 candidates drawn
+        uniformly in x ± box, box > 0 (App. E: 5, 100, 0.01).
+    history
+        ``"all"`` (w from every query, A7) or ``"trajectory"`` (the iterates only, the paper's
+        rT columns); the distance rule's ι uses the same points.
     """
     vector = _choice("correction", correction, ("adaptive", "fixed_vector"))
     kind = _choice("estimator", estimator, ("gp", "exact"))
@@ -431,21 +509,163 @@ def fzoos(
     )  # fmt: skip
     gammas, record_gamma = _gamma_table(gamma, common)
     if kind == "gp":
+        return _gp_run(
+            problem, common, gammas, record_gamma, anchored=vector == "fixed_vector",
+            noise=noise, lengthscale=lengthscale, gp_noise=gp_noise, num_features=num_features,
+            n_active=n_active, n_cand=n_cand, box=box, history=history,
+        )  # fmt: skip
+    if isinstance(record_gamma, CorollaryC1Gamma):
         raise ParameterError(
-            parameter="estimator",
-            value="gp",
-            rule="the GP surrogate step waits for the fzoos GP/RFF kernels (use 'exact')",
-        )
-    if surrogate:
-        name = next(iter(surrogate))
-        raise ParameterError(
-            parameter=name, value=surrogate[name], rule="GP/RFF settings need estimator='gp'"
+            parameter="gamma", value=record_gamma, rule="corollary_c1_gamma needs estimator='gp'"
         )
     return _fd_run(
         "fzoos", "fzoos", problem, gammas=gammas, gamma_record=record_gamma,
         anchored=vector == "fixed_vector", estimator="exact", queries=1, smoothing=1.0,
         noise=noise, shared_directions=False, extra={"correction": vector}, common=common,
     )  # fmt: skip
+
+
+def _gp_run(
+    problem: Any,
+    common: _Common,
+    gammas: np.ndarray,
+    record_gamma: Any,
+    *,
+    anchored: bool,
+    noise: Any,
+    lengthscale: Any,
+    gp_noise: Any,
+    num_features: Any,
+    n_active: Any,
+    n_cand: Any,
+    box: Any,
+    history: Any,
+) -> ZerothOrderRun:
+    """Check the surrogate settings, build FZooS's client step and the server step, run."""
+    info = common.info
+    sigma = check_real("noise", noise, nonnegative=True)
+    scale_l = check_real("lengthscale", lengthscale, positive=True)
+    variance = (
+        max(GP_NOISE_FLOOR, sigma * sigma)
+        if gp_noise is None
+        else check_real("gp_noise", gp_noise, nonnegative=True)
+    )
+    M = check_int("num_features", num_features, minimum=1)
+    candidates = check_int("n_cand", n_cand, minimum=1)
+    active = check_int("n_active", n_active, minimum=0)
+    if active > candidates:
+        raise ParameterError(
+            parameter="n_active", value=active, rule=f"must be at most n_cand = {candidates}"
+        )
+    half_width = check_real("box", box, positive=True)
+    kept = _choice("history", history, ("all", "trajectory"))
+    distance = isinstance(record_gamma, CorollaryC1Gamma)
+    reps, m, d = common.reps, info.clients, info.dimension
+    R, T = common.rounds, common.local_steps
+    capacity = R * T * (1 + active)
+    # One RFF draw per replicate, from its generator after the stream seed (see ._inputs).
+    frequencies = np.empty((reps, M, d))
+    phases = np.empty((reps, M))
+    for rep, rng in enumerate(common.generators):
+        frequencies[rep] = rng.standard_normal((M, d)) / scale_l
+        phases[rep] = rng.uniform(0.0, 2.0 * np.pi, M)
+    surrogate = Surrogate(
+        n_active=active,
+        n_cand=candidates,
+        box=half_width,
+        history_all=kept == "all",
+        lengthscale=scale_l,
+        noise=variance,
+        gp=gp_state(capacity, d, lengthscale=scale_l, noise=variance, clients=m),
+        frequencies=frequencies,
+        phases=phases,
+        scale=rff_scale(M),
+        gram=np.zeros((m, M, M)),
+        moment=np.zeros((m, M)),
+        status=np.full((reps, 4), -1, dtype=np.int64),
+    )
+    rule = (
+        DistanceRule(True, record_gamma.G, record_gamma.omega, record_gamma.epsilon)
+        if distance
+        else DistanceRule(False, 0.0, 0.0, 0.0)
+    )
+    fd = FDSettings(
+        exact=False, gradients=info.gradients, queries=1, smoothing=1.0, noise=sigma,
+        shared_directions=False, seeds=np.ascontiguousarray(common.streams, dtype=np.uint64),
+    )  # fmt: skip
+    columns = M + (d + 2 if distance else 0)
+    weights_local = np.zeros((reps, m, columns))
+    weights_mean = np.zeros((reps, columns))
+    log = _run_log(common)
+    client = FZooSStep(
+        local_steps=T,
+        eta=common.eta,
+        adam=common.adam,
+        beta1=common.betas[0],
+        beta2=common.betas[1],
+        epsilon=common.betas[2],
+        clip=common.clip,
+        gammas=np.ascontiguousarray(gammas, dtype=np.float64),
+        distance=rule,
+        anchored=bool(anchored),
+        fd=fd,
+        surrogate=surrogate,
+        weights_local=weights_local,
+        weights_mean=weights_mean,
+        log=log,
+    )
+    server = ZerothOrderServer(
+        method=FZOOS,
+        local_steps=T,
+        init=np.ascontiguousarray(np.broadcast_to(common.init, (reps, d))),
+        fd=fd,
+        controls=_controls(common, False),
+        weights_local=weights_local,
+        weights_mean=weights_mean,
+        log=log,
+    )
+    try:
+        out = _loop("fzoos", common, client, server, log)
+    except DivergenceError:
+        _raise_for_solver(surrogate, variance)
+        raise
+    hyper = {
+        **common.hyperparameters,
+        "estimator": "gp",
+        "noise": sigma,
+        "gamma": record_gamma,
+        "correction": "fixed_vector" if anchored else "adaptive",
+        "lengthscale": scale_l,
+        "gp_noise": variance,
+        "num_features": M,
+        "n_active": active,
+        "n_cand": candidates,
+        "box": half_width,
+        "history": kept,
+    }
+    return _wrap("fzoos", common, out, log, hyper)
+
+
+def _raise_for_solver(surrogate: Surrogate, variance: float) -> None:
+    """Raise SolverError for the first replicate whose GP update or RFF solve failed."""
+    failed = surrogate.status[:, 0] >= 0
+    if not np.any(failed):
+        return
+    rep = int(np.argmax(failed))
+    code, rt, i, s = (int(v) for v in surrogate.status[rep])
+    where = f"round {rt + 1}, client {i}, local step {s + 1}"
+    if code == SOLVER_GP:
+        raise SolverError(
+            "GP Cholesky update (fzoos)",
+            "not positive definite",
+            hint=f"{where}: a repeated or nearly repeated query with σ² = {variance:.3g}; "
+            "add a jitter to gp_noise (e.g. 1e-8 or more)",
+        )
+    raise SolverError(
+        "RFF ridge solve (fzoos, Cholesky of ΦΦᵀ + σ²I)",
+        "not positive definite",
+        hint=f"{where}: σ² = {variance:.3g}; use a positive gp_noise",
+    )
 
 
 _DOC_END = """
