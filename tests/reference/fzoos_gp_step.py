@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from reference import fzoos_gp as gp
 from reference.federated import standard_normal, uniform
 from reference.fzoos_algorithms import call_keys

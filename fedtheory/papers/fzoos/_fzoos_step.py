@@ -13,11 +13,13 @@ Client i in round r (row index r − 1) starts from x = x_{r−1} and runs T loc
    it is ∇φ(x_{r−1})ᵀ(w_{r−1} − w_{r−1,T}^{(i)}), one vector per round;
 4. the GD or Adam step and the optional clip of :func:`.steps._apply_direction`.
 
-At the round end the client solves its RFF ridge weight w_{r,T}^{(i)} = (ΦΦᵀ + σ²I)⁻¹Φy (the
-push-through form of (6), guide §2.4) from the M × M moments ΦΦᵀ, Φy accumulated as its history
-grows (all queries, or the trajectory points only: decision A7, ``history_all``), and writes it
-into ``weights_local[rep, i, :M]``; the server step averages those rows into ``weights_mean``
-(w_r), which the clients read in the next round — the shared-array pattern of the round loop.
+At the round end the client solves its RFF ridge weight w_{r,T}^{(i)} of (6) from its w history
+(all queries, or the trajectory points only: decision A7, ``history_all``) by the cheaper exact
+form (guide §2.4): Φ(ΦᵀΦ + σ²I)⁻¹y from scratch while n²M + n³/3 < M³/3, then the push-through
+(ΦΦᵀ + σ²I)⁻¹Φy from M × M moments accumulated once per round (:func:`_client_weights`); it
+writes it into ``weights_local[rep, i, :M]``; the server step averages those rows into
+``weights_mean`` (w_r), which the clients read in the next round — the shared-array pattern of
+the round loop.
 
 **γ rules.** A table γ[r − 1, t − 1] ("1/t", a fixed number, Corollary 1), or Corollary C.1's
 distance rule (``distance``): γ = G/(G + 2(ωκ − 4ωι k′(ι)²/(k(0)d + σ²d/n̄) + Nε)) with the SE
@@ -60,7 +62,13 @@ from fedtheory.papers.fzoos._gp_kernels import (
     top_k,
 )
 from fedtheory.papers.fzoos._oracle import global_gradient, zo_gradient, zo_value
-from fedtheory.papers.fzoos._rff_kernels import rff_accumulate, rff_gradient, rff_solve
+from fedtheory.papers.fzoos._rff_kernels import (
+    SYSTEM_SAMPLES,
+    rff_accumulate,
+    rff_gradient,
+    rff_solve,
+    rff_weights,
+)
 from fedtheory.papers.fzoos.steps import (
     FDSettings,
     RunLog,
@@ -91,6 +99,9 @@ class _SurrogateFields(NamedTuple):
     scale: float
     gram: np.ndarray
     moment: np.ndarray
+    accumulated: np.ndarray
+    points: np.ndarray
+    values: np.ndarray
     status: np.ndarray
 
 
@@ -114,7 +125,10 @@ class Surrogate(_SurrogateFields):
     scale : float
         √(2/M).
     gram, moment : numpy.ndarray
-        ``(N, M, M)`` ΦΦᵀ and ``(N, M)`` Φy of each client's w history, reset per replicate.
+        ``(N, M, M)`` ΦΦᵀ and ``(N, M)`` Φy of the first ``accumulated[i]`` points of each
+        client's w history (``(N,)`` int64), reset per replicate.
+    points, values : numpy.ndarray
+        ``(N, capacity, d)`` and ``(N, capacity)``: each client's w history (A7).
     status : numpy.ndarray
         ``(R_rep, 4)`` int64: (code, round index, client, step) of a failed solve, −1 while fine.
     """
@@ -169,6 +183,7 @@ def _fzoos_state(
         gp_reset(gp_client(surrogate.gp, i))
     surrogate.gram[:] = 0.0
     surrogate.moment[:] = 0.0
+    surrogate.accumulated[:] = 0
     surrogate.status[r, :] = -1
     M = surrogate.phases.shape[1]
     active = max(surrogate.n_active, 1)
@@ -199,19 +214,17 @@ def _fail(rule: FZooSStep, code: int, r: int, t: int, i: int, s: int, x: np.ndar
 
 @njit
 def _remember(
-    rule: FZooSStep, r: int, i: int, points: np.ndarray, values: np.ndarray, count: int
+    rule: FZooSStep, r: int, i: int, start: int, points: np.ndarray, values: np.ndarray, count: int
 ) -> None:
-    """Add the first ``count`` points to the w history: RFF moments and the distance sums."""
+    """Store the first ``count`` points at ``start`` of client i's w history; distance sums."""
     surrogate = rule.surrogate
-    if count == 0:
-        return
-    rff_accumulate(
-        surrogate.frequencies[r], surrogate.phases[r], surrogate.scale, points[:count],
-        values[:count], surrogate.gram[i], surrogate.moment[i],
-    )  # fmt: skip
+    d = points.shape[1]
+    for a in range(count):
+        for k in range(d):
+            surrogate.points[i, start + a, k] = points[a, k]
+        surrogate.values[i, start + a] = values[a]
     if rule.distance.enabled:
         M = surrogate.phases.shape[1]
-        d = points.shape[1]
         sums = rule.weights_local[r, i, M:]
         for a in range(count):
             norm = 0.0
@@ -220,6 +233,32 @@ def _remember(
                 norm += points[a, k] * points[a, k]
             sums[d] += norm
             sums[d + 1] += 1.0
+
+
+@njit
+def _client_weights(rule: FZooSStep, r: int, i: int, n: int, out: np.ndarray) -> int:
+    """w_{r,T}^{(i)} from the n points of client i's w history into ``out`` (M,).
+
+    The cheaper exact form (guide §2.4): the n × n system Φ(ΦᵀΦ + σ²I)⁻¹y from scratch
+    (n²M + n³/3 flops) while it beats the M × M one, (ΦΦᵀ + σ²I)⁻¹Φy from the moments ΦΦᵀ, Φy
+    (M³/3, plus a rank-q update by the points not yet accumulated) afterwards.
+    """
+    surrogate = rule.surrogate
+    V, b, scale = surrogate.frequencies[r], surrogate.phases[r], surrogate.scale
+    M = V.shape[0]
+    if float(n) * n * (M + n / 3.0) < M * M * (M / 3.0):
+        return rff_weights(
+            V, b, scale, surrogate.points[i, :n], surrogate.values[i, :n], surrogate.noise,
+            SYSTEM_SAMPLES, out,
+        )  # fmt: skip
+    done = surrogate.accumulated[i]
+    if n > done:
+        rff_accumulate(
+            V, b, scale, surrogate.points[i, done:n], surrogate.values[i, done:n],
+            surrogate.gram[i], surrogate.moment[i],
+        )  # fmt: skip
+        surrogate.accumulated[i] = n
+    return rff_solve(surrogate.gram[i], surrogate.moment[i], surrogate.noise, out)
 
 
 @njit
@@ -264,6 +303,8 @@ def _fzoos_update(
         for k in range(d):
             corr[k] = 0.0
     summary = rule.weights_mean[r, M:]
+    per_step = 1 + n_active if surrogate.history_all else 1
+    stored = t * T * per_step
     queries = 0
     for s in range(T):
         directions, noise_key = _call_keys(fd, r, i, t, s)
@@ -277,7 +318,8 @@ def _fzoos_update(
         if gp_append(gp, one, one_value) != STATUS_OK:
             _fail(rule, SOLVER_GP, r, t, i, s, x)
             return
-        _remember(rule, r, i, one, one_value, 1)
+        _remember(rule, r, i, stored, one, one_value, 1)
+        stored += 1
         # 2. active queries: the top n_active of n_cand candidates by tr Σ
         if n_active > 0:
             for c in range(n_cand):
@@ -297,7 +339,8 @@ def _fzoos_update(
                 _fail(rule, SOLVER_GP, r, t, i, s, x)
                 return
             if surrogate.history_all:
-                _remember(rule, r, i, active, values, n_active)
+                _remember(rule, r, i, stored, active, values, n_active)
+                stored += n_active
         queries += 1 + n_active
         # 3. the direction (8)
         gp_mean_gradient(gp, x, g)
@@ -323,9 +366,7 @@ def _fzoos_update(
             _diverge(log, r, t, i, s, x)
             return
     # w_{r,T}^{(i)} from the client's whole w history (A7), for the server to average.
-    status = rff_solve(
-        surrogate.gram[i], surrogate.moment[i], surrogate.noise, rule.weights_local[r, i, :M]
-    )
+    status = _client_weights(rule, r, i, stored, rule.weights_local[r, i, :M])
     if status != STATUS_OK:
         _fail(rule, SOLVER_RFF, r, t, i, T - 1, x)
         return

@@ -582,6 +582,9 @@ def _gp_run(
         scale=rff_scale(M),
         gram=np.zeros((m, M, M)),
         moment=np.zeros((m, M)),
+        accumulated=np.zeros(m, dtype=np.int64),
+        points=np.zeros((m, R * T * (1 + active if kept == "all" else 1), d)),
+        values=np.zeros((m, R * T * (1 + active if kept == "all" else 1))),
         status=np.full((reps, 4), -1, dtype=np.int64),
     )
     rule = (
