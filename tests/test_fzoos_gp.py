@@ -350,3 +350,31 @@ def test_spectral_uncertainty_is_kappa_below_d_while_the_trace_decreases():
         assert traces[-1] == pytest.approx(np.trace(gp.gradient_covariance(x)), rel=1e-10)
     assert np.all(np.diff(traces) < 0)
     assert traces[0] == pytest.approx(d * kappa)
+
+
+@njit(cache=False)
+def _local_scores(state, candidates, center, neighbours, out):
+    K.gp_trace_uncertainty_local(state, candidates, center, neighbours, out)
+
+
+def test_local_ranking_is_exact_below_m_and_an_upper_bound_above():
+    # Conditioning on the m nearest points only can only increase Σ(c): tr Σ_S ≥ tr Σ, with
+    # equality when the subset is the whole history; the twin on the chosen subset agrees.
+    rng = np.random.default_rng(12)
+    d, lengthscale, noise = 4, 0.7, 1e-3
+    X, y = _history(rng, 60, d, offset=0.5, spread=0.5)
+    gp = _filled(X, y, [1, 5] * 10, lengthscale, noise)
+    center = X[-1]
+    candidates = center + rng.uniform(-0.01, 0.01, (25, d))
+    exact = gp.trace_uncertainty(candidates)
+    local = np.empty(25)
+    _local_scores(gp.state, candidates, center, 60, local)
+    np.testing.assert_array_equal(local, exact)
+    for m in (5, 20, 59):
+        _local_scores(gp.state, candidates, center, m, local)
+        nearest = np.sort(np.argsort(np.sum((X - center) ** 2, axis=1), kind="stable")[:m])
+        twin = ref.trace_uncertainty(X[nearest], candidates, lengthscale, noise)
+        np.testing.assert_allclose(local, twin, rtol=0, atol=1e-9)
+        assert np.all(local >= exact - 1e-9)
+        if m == 5:
+            assert np.all(local > exact + 1e-6)  # 5 of 60 points: the bound is not tight

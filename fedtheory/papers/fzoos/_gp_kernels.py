@@ -199,13 +199,20 @@ def gp_sync(state: tuple[np.ndarray, ...]) -> None:
     The packed layout moves from n₀ × n₀ to n × n in place (rows last to first), and H is
     rewritten from the new A and G. Cost O(qn² + n²).
     """
-    X, _, LG, A, H, _, _, _, info = state
+    info = state[8]
     n = int(info[INFO_N])
     n0 = int(info[INFO_SYNC])
-    q = n - n0
-    if q == 0:
+    if n == n0:
         return
-    d = X.shape[1]
+    V, border, corner = _sync_factors(state[2], n0, n)
+    _sync_pass(state, n0, n, V, border, corner)
+    info[INFO_SYNC] = n
+
+
+@njit
+def _sync_factors(LG: np.ndarray, n0: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """V = L₁₁⁻ᵀL₂₁ᵀL₂₂⁻ᵀ (rows k), the border −VL₂₂⁻¹ (rows k) and the corner L₂₂⁻ᵀL₂₂⁻¹."""
+    q = n - n0
     # W = L₂₂⁻¹ (q × q, lower).
     W = np.zeros((q, q))
     for k in range(q):
@@ -244,39 +251,54 @@ def gp_sync(state: tuple[np.ndarray, ...]) -> None:
             for s in range(max(k, j), q):
                 total += W[s, k] * W[s, j]
             corner[k, j] = total
-    # New rows first (their positions lie beyond the old n₀² entries), then the old rows from
-    # last to first: the new row i starts at i·n ≥ i·n₀, so no unread old entry is overwritten.
-    for k in range(q):
-        base = (n0 + k) * n
-        for t in range(n0):
-            A[base + t] = border[k, t]
-        for j in range(q):
-            A[base + n0 + j] = corner[k, j]
-    old = np.empty(n0)
-    for i in range(n0 - 1, -1, -1):
-        start = i * n0
-        for t in range(n0):
-            old[t] = A[start + t]
-        base = i * n
-        for t in range(n0):
-            total = old[t]
+    return V, border, corner
+
+
+@njit
+def _sync_pass(
+    state: tuple[np.ndarray, ...],
+    n0: int,
+    n: int,
+    V: np.ndarray,
+    border: np.ndarray,
+    corner: np.ndarray,
+) -> None:
+    """The pass of :func:`gp_sync` over A (packed n₀² → n²) and H."""
+    X, _, LG, A, H, _, _, _, _ = state
+    q = n - n0
+    d = X.shape[1]
+    # One pass, rows from last to first: row i of the new A is assembled in a buffer (from the
+    # old row i, read before anything overwrites it: the new row starts at i·n ≥ i·n₀ and the
+    # old rows below it were consumed already), written at i·n, and multiplied by row i of G
+    # into H (G[i, j] = LG[min, max] off the diagonal, ‖x_i‖² on it).
+    row = np.empty(n)
+    for i in range(n - 1, -1, -1):
+        if i >= n0:
+            for t in range(n0):
+                row[t] = border[i - n0, t]
+            for j in range(q):
+                row[n0 + j] = corner[i - n0, j]
+        else:
+            start = i * n0
+            for t in range(n0):
+                row[t] = A[start + t]
             for k in range(q):
-                total += V[k, i] * V[k, t]
-            A[base + t] = total
-        for k in range(q):
-            A[base + n0 + k] = border[k, i]
-    # H = A ⊙ G from the upper triangle (G[i, j] = LG[i, j] for i < j, ‖x_i‖² on the diagonal).
-    for i in range(n):
+                weight = V[k, i]
+                for t in range(n0):
+                    row[t] += weight * V[k, t]
+            for k in range(q):
+                row[n0 + k] = border[k, i]
         base = i * n
+        for t in range(n):
+            A[base + t] = row[t]
+        for t in range(i):
+            H[base + t] = row[t] * LG[t, i]
         norm = 0.0
         for k in range(d):
             norm += X[i, k] * X[i, k]
-        H[base + i] = A[base + i] * norm
-        for j in range(i + 1, n):
-            value = A[base + j] * LG[i, j]
-            H[base + j] = value
-            H[j * n + i] = value
-    info[INFO_SYNC] = n
+        H[base + i] = row[i] * norm
+        for t in range(i + 1, n):
+            H[base + t] = row[t] * LG[i, t]
 
 
 @njit
@@ -374,7 +396,7 @@ def gp_gradient_covariance(state: tuple[np.ndarray, ...], x: np.ndarray, out: np
 def gp_trace_uncertainty(
     state: tuple[np.ndarray, ...], candidates: np.ndarray, out: np.ndarray
 ) -> None:
-    """tr Σ(c) for every row c of ``candidates`` (B, d) into ``out`` (B,).
+    """tr Σ(c) for every row c of ``candidates`` (B, d) into ``out`` (B,), exactly.
 
     tr Σ(c) = d/l² − l⁻⁴[‖c‖²kᵀAk − 2(k⊙p)ᵀAk + kᵀHk] with k = k(c), p = Xc, A = K_σ⁻¹,
     H = A ⊙ XXᵀ (guide §2.3; c and X relative to the origin). Syncs A and H first; then two
@@ -385,23 +407,46 @@ def gp_trace_uncertainty(
     n = int(info[INFO_N])
     count = candidates.shape[0]
     d = X.shape[1]
-    inv_sq = 1.0 / (info[INFO_LENGTHSCALE] * info[INFO_LENGTHSCALE])
+    shifted = np.empty((count, d))
+    for b in range(count):
+        for k in range(d):
+            shifted[b, k] = candidates[b, k] - origin[k]
+    _structured_trace(
+        X[:n],
+        A[: n * n].reshape((n, n)),
+        H[: n * n].reshape((n, n)),
+        shifted,
+        info[INFO_LENGTHSCALE],
+        out,
+    )
+
+
+@njit
+def _structured_trace(
+    history: np.ndarray,
+    inverse: np.ndarray,
+    weighted_gram: np.ndarray,
+    shifted: np.ndarray,
+    lengthscale: float,
+    out: np.ndarray,
+) -> None:
+    """tr Σ(c) = d/l² − l⁻⁴[‖c‖²kᵀAk − 2(k⊙p)ᵀAk + kᵀHk] for the rows c of ``shifted``, given
+    the history (n, d) in the same coordinates, A = K_σ⁻¹ and H = A ⊙ XXᵀ (both (n, n))."""
+    n, d = history.shape
+    count = shifted.shape[0]
+    inv_sq = 1.0 / (lengthscale * lengthscale)
     half_inv = 0.5 * inv_sq
     prior = d * inv_sq
     if n == 0:
         for b in range(count):
             out[b] = prior
         return
-    shifted = np.empty((count, d))
     norms = np.empty(count)
     for b in range(count):
         total = 0.0
         for k in range(d):
-            value = candidates[b, k] - origin[k]
-            shifted[b, k] = value
-            total += value * value
+            total += shifted[b, k] * shifted[b, k]
         norms[b] = total
-    history = X[:n]
     squares = np.empty(n)
     for t in range(n):
         total = 0.0
@@ -414,8 +459,8 @@ def gp_trace_uncertainty(
         for t in range(n):
             dist = norms[b] - 2.0 * products[b, t] + squares[t]
             kernel[b, t] = math.exp(-max(dist, 0.0) * half_inv)
-    weighted = np.dot(kernel, A[: n * n].reshape((n, n)))
-    gram = np.dot(kernel, H[: n * n].reshape((n, n)))
+    weighted = np.dot(kernel, inverse)
+    gram = np.dot(kernel, weighted_gram)
     for b in range(count):
         total = 0.0
         for t in range(n):
@@ -423,6 +468,64 @@ def gp_trace_uncertainty(
                 (norms[b] - 2.0 * products[b, t]) * weighted[b, t] + gram[b, t]
             )
         out[b] = prior - total * inv_sq * inv_sq
+
+
+@njit
+def gp_trace_uncertainty_local(
+    state: tuple[np.ndarray, ...],
+    candidates: np.ndarray,
+    center: np.ndarray,
+    neighbours: int,
+    out: np.ndarray,
+) -> None:
+    """tr Σ_S(c) conditioned on the ``neighbours`` history points nearest to ``center`` only
+    (an APPROXIMATION of :func:`gp_trace_uncertainty`, for the active-query ranking).
+
+    Conditioning on a subset S can only increase the posterior covariance, so the score is an
+    upper bound of the exact tr Σ(c); it equals it when n ≤ ``neighbours``. Cost per call
+    O(nd + m²d + m³ + Bm²) with m = ``neighbours`` (a fresh factorisation of the m × m kernel
+    matrix, coordinates centred at ``center``), independent of the history length n. The
+    posterior-mean gradient is never approximated (use :func:`gp_mean_gradient`).
+    """
+    X, _, _, _, _, _, _, origin, info = state
+    n = int(info[INFO_N])
+    if n <= neighbours:
+        gp_trace_uncertainty(state, candidates, out)
+        return
+    d = X.shape[1]
+    count = candidates.shape[0]
+    lengthscale = info[INFO_LENGTHSCALE]
+    noise = info[INFO_NOISE]
+    half_inv = 0.5 / (lengthscale * lengthscale)
+    middle = np.empty(d)
+    for k in range(d):
+        middle[k] = center[k] - origin[k]
+    distances = np.empty(n)
+    for t in range(n):
+        total = 0.0
+        for k in range(d):
+            diff = X[t, k] - middle[k]
+            total += diff * diff
+        distances[t] = total
+    chosen = np.sort(np.argsort(distances, kind="mergesort")[:neighbours])
+    subset = np.empty((neighbours, d))
+    for j in range(neighbours):
+        for k in range(d):
+            subset[j, k] = X[chosen[j], k] - middle[k]
+    gram = np.dot(subset, subset.T)
+    matrix = np.empty((neighbours, neighbours))
+    for i in range(neighbours):
+        for j in range(neighbours):
+            dist = gram[i, i] + gram[j, j] - 2.0 * gram[i, j]
+            matrix[i, j] = math.exp(-max(dist, 0.0) * half_inv)
+        matrix[i, i] += noise
+    inverse = np.linalg.inv(matrix)
+    weighted_gram = inverse * gram
+    shifted = np.empty((count, d))
+    for b in range(count):
+        for k in range(d):
+            shifted[b, k] = candidates[b, k] - center[k]
+    _structured_trace(subset, inverse, weighted_gram, shifted, lengthscale, out)
 
 
 @njit
