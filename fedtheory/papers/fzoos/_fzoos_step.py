@@ -59,6 +59,7 @@ from fedtheory.papers.fzoos._gp_kernels import (
     gp_mean_gradient,
     gp_reset,
     gp_trace_uncertainty,
+    gp_trace_uncertainty_local,
     top_k,
 )
 from fedtheory.papers.fzoos._oracle import global_gradient, zo_gradient, zo_value
@@ -90,6 +91,7 @@ class _SurrogateFields(NamedTuple):
     n_active: int
     n_cand: int
     box: float
+    neighbours: int
     history_all: bool
     lengthscale: float
     noise: float
@@ -113,6 +115,10 @@ class Surrogate(_SurrogateFields):
     n_active, n_cand, box : int, int, float
         Active queries per step, candidates, half-width of the candidate box (App. E: 5, 100,
         0.01).
+    neighbours : int
+        0: rank by the exact tr Σ; m > 0: by the approximation conditioned on the m history
+        points nearest to x (``_gp_kernels.gp_trace_uncertainty_local``, an upper bound, exact
+        while n ≤ m) — it never needs the dense K_σ⁻¹, so A and H are never synced.
     history_all : bool
         w from every query (A7) instead of the trajectory points only.
     lengthscale, noise : float
@@ -326,7 +332,10 @@ def _fzoos_update(
                 for k in range(d):
                     u = _uniform(directions, c * d + k)
                     candidates[c, k] = x[k] + box * (2.0 * u - 1.0)
-            gp_trace_uncertainty(gp, candidates, scores)
+            if surrogate.neighbours > 0:
+                gp_trace_uncertainty_local(gp, candidates, x, surrogate.neighbours, scores)
+            else:
+                gp_trace_uncertainty(gp, candidates, scores)
             top_k(scores, n_active, picks)
             for a in range(n_active):
                 for k in range(d):
