@@ -475,7 +475,8 @@ def thmc1_small_rounds(params: dict[str, Any], seed: int) -> dict[str, float]:
 
     With Ξ = 0 the printed bound is 2αe^{−αηTR/4}D_0. From x_0 − x* along the top eigenvector
     v_max, GD keeps the iterates on that line and F(x_r) − F* = (β/2)D_0(1 − ηβ)^{2rT}. At
-    R = 0 the bound would ask β/2 ≤ 2α, false for β/α > 4 (the bound takes R ≥ 1); with β/α = 10 and ηβT = 0.099, T = 2,
+    R = 0 the bound would ask β/2 ≤ 2α, false for β/α > 4 (the bound takes R ≥ 1); with
+    β/α = 10, ηβT = 0.099 and T = 2,
     the gap decays by (1 − ηβ)^{2T} ≈ 0.82 per round against the bound's e^{−αηT/4} ≈ 0.9975,
     so the printed statement fails for R ≤ 4 — far below R + 1 ≥ 4ln(4/3)/(αηT) ≈ 116.
     """

@@ -40,8 +40,14 @@ import sympy as sp
 from fedtheory import bounds
 from fedtheory.papers.fzoos.logistic import federated_logistic
 from fedtheory.papers.fzoos.problems import random_quadratics
-from fedtheory.verify import Identity, LowerBoundHolds, Measurement, Monotone, Sweep
-from fedtheory.verify import UpperBoundHolds
+from fedtheory.verify import (
+    Identity,
+    LowerBoundHolds,
+    Measurement,
+    Monotone,
+    Sweep,
+    UpperBoundHolds,
+)
 
 DISPARITY = bounds.get("fzoos.prop1.disparity")
 GAMMA_STAR = bounds.get("fzoos.prop1.gamma-star")
