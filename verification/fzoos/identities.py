@@ -32,6 +32,7 @@ per experiment) so that the tolerances are relative.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ from fedtheory import bounds
 from fedtheory.papers.fzoos.logistic import federated_logistic
 from fedtheory.papers.fzoos.problems import random_quadratics
 from fedtheory.verify import (
+    Claim,
     Identity,
     LowerBoundHolds,
     Measurement,
@@ -542,4 +544,100 @@ constants_h_tenth = constants_data.claim(
     statement="(68b) at x = ηβT = 1/10: H/(ηT) = 68/125 = 0.544 exactly (the printed constant).",
     criterion=Identity("h_convex_at_tenth", "printed_h", rtol=1e-14),
     sweeps={"smoke": Sweep(grid={"T": [2]}), "quick": Sweep(grid={"T": [2]})},
+)
+
+
+# ================================================================== Lemmas C.5 and C.2
+YOUNG = bounds.get("fzoos.lemmac5.young")
+JENSEN = bounds.get("fzoos.lemmac5.jensen")
+LAURENT_MASSART = bounds.get("fzoos.lemmac2")
+
+
+def lemma_c5_batch(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """(27) and (29) on ``instances`` random vectors; sides / their bound's magnitude.
+
+    (27) is attained at a = ‖v_j‖/‖v_i‖ (a fifth of the instances), (29) when the v_k are
+    equal (a fifth of the instances).
+    """
+    rng = np.random.default_rng(seed)
+    d, tau, count = int(params["d"]), int(params["tau"]), int(params["instances"])
+    young, jensen = [], []
+    for k in range(count):
+        vi, vj = rng.standard_normal((2, d)) * 10.0 ** rng.uniform(-2, 2, (2, 1))
+        ni, nj = float(vi @ vi), float(vj @ vj)
+        a = math.sqrt(nj / ni) if k % 5 == 0 else 10.0 ** rng.uniform(-2, 2)
+        rhs = float(YOUNG.evaluate(a=a, vi2=ni, vj2=nj))
+        young.append({"product": math.sqrt(ni * nj) / rhs, "vi2": ni / rhs, "vj2": nj / rhs,
+                      "a": a, "ratio": math.sqrt(ni * nj) / rhs})  # fmt: skip
+        V = rng.standard_normal((tau, d)) * 10.0 ** rng.uniform(-2, 2, (tau, 1))
+        if k % 5 == 0:
+            V[:] = V[0]
+        v2 = (V * V).sum(1)
+        total = float(JENSEN.evaluate(tau=tau, v2=v2))
+        s = V.sum(0)
+        jensen.append({"sum_sq": float(s @ s) / total, "ratio": float(s @ s) / total,
+                       "scale": total})  # fmt: skip
+    wy, wj = _worst(young, "ratio"), _worst(jensen, "ratio")
+    return {**{f"young_{k}": v for k, v in wy.items()}, "jensen_sum_sq": wj["sum_sq"], "unit": 1.0}
+
+
+lemma_c5_data = Measurement(
+    id="fzoos/lemmac5/random-vectors",
+    experiment=lemma_c5_batch,
+    sweeps={
+        "smoke": Sweep(grid={"d": [3]}, fixed={"instances": 100, "tau": 4}),
+        "quick": Sweep(grid={"d": [2, 20], "tau": [2, 10]}, fixed={"instances": 500}),
+    },
+    notes=(
+        "v ~ N(0, I_d)·10^U(−2, 2); a ~ 10^U(−2, 2), or the equality case a = ‖v_j‖/‖v_i‖ "
+        "(every fifth instance); for (29) every fifth instance has equal v_k (equality). "
+        "Sides divided by the instance's bound (so the bound is 1); worst instance."
+    ),
+    uses=[YOUNG, JENSEN],
+)
+lemma_c5_young = lemma_c5_data.claim(
+    id="fzoos/lemmac5/young",
+    bound=YOUNG,
+    statement="Lemma C.5 (27): ‖v_i‖‖v_j‖ ≤ (a/2)‖v_i‖² + (1/(2a))‖v_j‖² for every a > 0.",
+    criterion=UpperBoundHolds(
+        "young_product",
+        YOUNG,
+        over="every",
+        rtol=1e-12,
+        x="d",
+        bound_args={"a": "young_a", "vi2": "young_vi2", "vj2": "young_vj2"},
+    ),
+)
+lemma_c5_jensen = lemma_c5_data.claim(
+    id="fzoos/lemmac5/sum-of-squares",
+    bound=JENSEN,
+    statement="Lemma C.5 (29): ‖Σ_{k≤τ} v_k‖² ≤ τΣ_k‖v_k‖².",
+    criterion=UpperBoundHolds("jensen_sum_sq", "unit", over="every", rtol=1e-12, x="d"),
+)
+
+
+def laurent_massart_replicate(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """The frequency of y − k ≥ 2√(kε) + 2ε over ``samples`` draws of y ~ χ²_k."""
+    rng = np.random.default_rng(seed)
+    k, eps = int(params["k"]), float(params["eps_lm"])
+    y = rng.chisquare(k, int(params["samples"]))
+    return {"frequency": float(np.mean(y - k >= 2 * math.sqrt(k * eps) + 2 * eps))}
+
+
+lemma_c2 = Claim(
+    id="fzoos/lemmac2/chi-square-tail",
+    bound=LAURENT_MASSART,
+    experiment=laurent_massart_replicate,
+    sweeps={
+        "smoke": Sweep(grid={"k": [5]}, fixed={"eps_lm": 1.0, "samples": 20000}, replicates=2),
+        "quick": Sweep(
+            grid={"k": [1, 5, 50, 300], "eps_lm": [0.5, 2.0, 5.0]},
+            fixed={"samples": 100000},
+            replicates=3,
+        ),
+    },
+    statement="Lemma C.2 (Laurent–Massart): P(y − k ≥ 2√(kε) + 2ε) ≤ e^{−ε} for y ~ χ²_k.",
+    criterion=UpperBoundHolds("frequency", LAURENT_MASSART, over="mean", x="k"),
+    notes="Monte Carlo frequency over 10⁵ draws per replicate; the mean over replicates is "
+    "judged with its confidence interval.",
 )
