@@ -1,0 +1,446 @@
+"""In-loop kernels of the FZooS GP gradient surrogate (private; guide §2.3, §2.10; DESIGN §4).
+
+The exact GP posterior of a client's query history under the squared-exponential (SE) kernel
+k(x, x′) = exp(−‖x − x′‖²/(2l²)) with noise σ² (Shu et al., eqs. (4)–(5)):
+
+- ∇μ(x) = J(x)ᵀα with α = K_σ⁻¹y and row τ of J(x) equal to −(x − x_τ)ᵀk(x, x_τ)/l²;
+- Σ(x) = I/l² − J(x)ᵀAJ(x) with A = K_σ⁻¹ (the posterior covariance of ∇f(x), d × d);
+- tr Σ(c) for a batch of candidates c (the active-query score, ambiguity A4: trace, not the
+  spectral norm, which is 1/l² for every x while n < d), by the structured form
+  tr(JᵀAJ) = l⁻⁴[‖c‖²kᵀAk − 2(k⊙p)ᵀAk + kᵀ(A⊙XXᵀ)k], p = Xc (guide §2.3): two matrix
+  products of the (B, n) candidate kernel matrix with A and H = A⊙XXᵀ, 4Bn² flops for B
+  candidates instead of the naive O(Bn²d).
+
+State of one client (a tuple of arrays, preallocated for ``capacity`` points; build it with
+:func:`fedtheory.papers.fzoos.gp.gp_state`, ``m`` clients stacked on a leading axis and
+:func:`gp_client` taking client ``i``'s views):
+
+``X (cap, d)``
+    the inputs x_τ − o relative to the origin o (the first input): relative coordinates keep
+    the expanded trace formula free of the ‖c‖² ≈ d cancellation of absolute ones;
+``y (cap,)``
+    the observations;
+``LG (cap, cap)``
+    lower triangle (with the diagonal): L, the Cholesky factor of K_σ = K + σ²I; strict upper
+    triangle: the Gram matrix G = XXᵀ of the relative inputs (G[τ, σ] at [τ, σ], τ < σ);
+``A (cap², )``, ``H (cap², )``
+    K_σ⁻¹ and K_σ⁻¹ ⊙ G for the first ``n_sync`` points, stored packed: the first n_sync² entries
+    are the C-ordered n_sync × n_sync matrix (contiguous, so the products call BLAS);
+``beta (cap,)``
+    L⁻¹y (extended by each append); ``alpha (cap,)``: K_σ⁻¹y = L⁻ᵀβ (computed lazily);
+``origin (d,)``
+    o; ``info (8,)``: n, n_sync, α valid, l, σ², status, jitter, spare (see the ``INFO_*``
+    indices).
+
+Appending q points (:func:`gp_append`) extends L row by row (forward substitution, O(qn²)) —
+the incremental Cholesky of guide §2.10 — and β; it never touches A and H. They are brought up
+to date lazily, once per batch of appends, by :func:`gp_sync` when an uncertainty is asked: the
+bordered inverse of a block append, A ← [[A + VVᵀ, −VL₂₂⁻¹], [·, L₂₂⁻ᵀL₂₂⁻¹]] with
+V = L₁₁⁻ᵀL₂₁ᵀL₂₂⁻ᵀ, computed from L (so every update is a Cholesky solve, not a product with
+an inverse that would accumulate its own errors), in one pass that also moves the packed layout
+from n_sync² to n² entries and rewrites H = A ⊙ G. Why Cholesky plus a maintained inverse:
+L alone gives stable solves (α, the positive-definiteness test with the exact pivot), while the
+batch of 100 candidates needs A (and H) as dense matrices for two BLAS products; a
+non-positive pivot s = k(z, z) + σ² − ‖L⁻¹k‖² leaves the state unchanged and returns
+``STATUS_NOT_PD`` with the jitter to add to σ² (adding j to the diagonal raises the pivot by at
+least j) in ``info[INFO_JITTER]``.
+
+The plain numpy twins are in ``tests/reference/fzoos_gp.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from fedtheory._jit import njit
+
+__all__: list[str] = []
+
+#: ``info`` indices of a GP state.
+INFO_N = 0
+INFO_SYNC = 1
+INFO_ALPHA = 2
+INFO_LENGTHSCALE = 3
+INFO_NOISE = 4
+INFO_STATUS = 5
+INFO_JITTER = 6
+INFO_SIZE = 8
+
+#: Return codes of :func:`gp_append`.
+STATUS_OK = 0
+STATUS_NOT_PD = 1
+STATUS_FULL = 2
+
+
+@njit
+def gp_client(
+    stack: tuple[np.ndarray, ...], i: int
+) -> tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+]:
+    """Client ``i``'s GP state: the views ``array[i]`` of a stacked state (leading axis m)."""
+    return (
+        stack[0][i],
+        stack[1][i],
+        stack[2][i],
+        stack[3][i],
+        stack[4][i],
+        stack[5][i],
+        stack[6][i],
+        stack[7][i],
+        stack[8][i],
+    )
+
+
+@njit
+def gp_reset(state: tuple[np.ndarray, ...]) -> None:
+    """Empty the history (keeps l and σ²; the buffers are reused)."""
+    info = state[8]
+    info[INFO_N] = 0.0
+    info[INFO_SYNC] = 0.0
+    info[INFO_ALPHA] = 1.0
+    info[INFO_STATUS] = 0.0
+    info[INFO_JITTER] = 0.0
+
+
+@njit
+def gp_size(state: tuple[np.ndarray, ...]) -> int:
+    """The number of points in the history."""
+    return int(state[8][INFO_N])
+
+
+@njit
+def gp_append(state: tuple[np.ndarray, ...], points: np.ndarray, values: np.ndarray) -> int:
+    """Append q points (rows of ``points`` (q, d)) with observations ``values`` (q,).
+
+    Extends the Cholesky factor L of K_σ by q rows (forward substitution, O(qn²)), the Gram
+    entries of the new inputs and β = L⁻¹y. Returns ``STATUS_OK``; ``STATUS_FULL`` (nothing
+    changed) when n + q exceeds the capacity; ``STATUS_NOT_PD`` (nothing changed; the jitter to
+    add to σ² in ``info[INFO_JITTER]``) when a pivot is not positive.
+    """
+    X, y, LG, _, _, beta, _, origin, info = state
+    n = int(info[INFO_N])
+    q = points.shape[0]
+    d = X.shape[1]
+    if n + q > X.shape[0]:
+        info[INFO_STATUS] = STATUS_FULL
+        return STATUS_FULL
+    lengthscale = info[INFO_LENGTHSCALE]
+    noise = info[INFO_NOISE]
+    half_inv = 0.5 / (lengthscale * lengthscale)
+    if n == 0:
+        for k in range(d):
+            origin[k] = points[0, k]
+    # New inputs (relative) and their kernel rows against every earlier point.
+    for j in range(q):
+        row = n + j
+        for k in range(d):
+            X[row, k] = points[j, k] - origin[k]
+        y[row] = values[j]
+        for t in range(row):
+            dist = 0.0
+            for k in range(d):
+                diff = X[row, k] - X[t, k]
+                dist += diff * diff
+            LG[row, t] = math.exp(-dist * half_inv)
+    # Forward substitution of the q new rows, column by column: row t of L is read once for
+    # all of them; a new row's pivot is taken as soon as its columns < t are done.
+    for t in range(n + q):
+        if t >= n:
+            norm = 0.0
+            for s in range(t):
+                norm += LG[t, s] * LG[t, s]
+            schur = 1.0 + noise - norm
+            if not schur > 0.0:
+                info[INFO_STATUS] = STATUS_NOT_PD
+                info[INFO_JITTER] = -schur if schur == schur else math.inf
+                return STATUS_NOT_PD
+            LG[t, t] = math.sqrt(schur)
+        pivot = LG[t, t]
+        for row in range(max(t + 1, n), n + q):
+            total = LG[row, t]
+            for s in range(t):
+                total -= LG[t, s] * LG[row, s]
+            LG[row, t] = total / pivot
+    # Gram entries G[t, row] = x_t·x_row (strict upper triangle) and β = L⁻¹y.
+    for j in range(q):
+        row = n + j
+        for t in range(row):
+            dot = 0.0
+            for k in range(d):
+                dot += X[t, k] * X[row, k]
+            LG[t, row] = dot
+        total = y[row]
+        for s in range(row):
+            total -= LG[row, s] * beta[s]
+        beta[row] = total / LG[row, row]
+    info[INFO_N] = n + q
+    info[INFO_ALPHA] = 0.0
+    info[INFO_STATUS] = STATUS_OK
+    return STATUS_OK
+
+
+@njit
+def gp_sync(state: tuple[np.ndarray, ...]) -> None:
+    """Fold the points appended since the last sync into A = K_σ⁻¹ and H = A ⊙ G (one pass).
+
+    With L = [[L₁₁, 0], [L₂₁, L₂₂]] (old n₀ points, q new ones): V = L₁₁⁻ᵀL₂₁ᵀL₂₂⁻ᵀ, and
+    A ← [[A + VVᵀ, −VL₂₂⁻¹], [−L₂₂⁻ᵀVᵀ, L₂₂⁻ᵀL₂₂⁻¹]] (the bordered inverse of a block append).
+    The packed layout moves from n₀ × n₀ to n × n in place (rows last to first), and H is
+    rewritten from the new A and G. Cost O(qn² + n²).
+    """
+    X, _, LG, A, H, _, _, _, info = state
+    n = int(info[INFO_N])
+    n0 = int(info[INFO_SYNC])
+    q = n - n0
+    if q == 0:
+        return
+    d = X.shape[1]
+    # W = L₂₂⁻¹ (q × q, lower).
+    W = np.zeros((q, q))
+    for k in range(q):
+        W[k, k] = 1.0 / LG[n0 + k, n0 + k]
+        for j in range(k + 1, q):
+            total = 0.0
+            for s in range(k, j):
+                total -= LG[n0 + j, n0 + s] * W[s, k]
+            W[j, k] = total / LG[n0 + j, n0 + j]
+    # V (rows k): first L₂₂⁻¹L₂₁, then the back substitution with L₁₁ᵀ (column-oriented, row i
+    # of L read once for the q right-hand sides).
+    V = np.zeros((q, n0))
+    for k in range(q):
+        for kp in range(k + 1):
+            weight = W[k, kp]
+            for t in range(n0):
+                V[k, t] += weight * LG[n0 + kp, t]
+    for i in range(n0 - 1, -1, -1):
+        pivot = LG[i, i]
+        for k in range(q):
+            value = V[k, i] / pivot
+            V[k, i] = value
+            for j in range(i):
+                V[k, j] -= LG[i, j] * value
+    # Border −VL₂₂⁻¹ (rows k) and corner S⁻¹ = L₂₂⁻ᵀL₂₂⁻¹.
+    border = np.zeros((q, n0))
+    for k in range(q):
+        for kp in range(k, q):
+            weight = W[kp, k]
+            for t in range(n0):
+                border[k, t] -= V[kp, t] * weight
+    corner = np.zeros((q, q))
+    for k in range(q):
+        for j in range(q):
+            total = 0.0
+            for s in range(max(k, j), q):
+                total += W[s, k] * W[s, j]
+            corner[k, j] = total
+    # New rows first (their positions lie beyond the old n₀² entries), then the old rows from
+    # last to first: the new row i starts at i·n ≥ i·n₀, so no unread old entry is overwritten.
+    for k in range(q):
+        base = (n0 + k) * n
+        for t in range(n0):
+            A[base + t] = border[k, t]
+        for j in range(q):
+            A[base + n0 + j] = corner[k, j]
+    old = np.empty(n0)
+    for i in range(n0 - 1, -1, -1):
+        start = i * n0
+        for t in range(n0):
+            old[t] = A[start + t]
+        base = i * n
+        for t in range(n0):
+            total = old[t]
+            for k in range(q):
+                total += V[k, i] * V[k, t]
+            A[base + t] = total
+        for k in range(q):
+            A[base + n0 + k] = border[k, i]
+    # H = A ⊙ G from the upper triangle (G[i, j] = LG[i, j] for i < j, ‖x_i‖² on the diagonal).
+    for i in range(n):
+        base = i * n
+        norm = 0.0
+        for k in range(d):
+            norm += X[i, k] * X[i, k]
+        H[base + i] = A[base + i] * norm
+        for j in range(i + 1, n):
+            value = A[base + j] * LG[i, j]
+            H[base + j] = value
+            H[j * n + i] = value
+    info[INFO_SYNC] = n
+
+
+@njit
+def gp_alpha(state: tuple[np.ndarray, ...]) -> None:
+    """α = K_σ⁻¹y = L⁻ᵀβ into the state (back substitution, O(n²); only when stale)."""
+    _, _, LG, _, _, beta, alpha, _, info = state
+    if info[INFO_ALPHA] != 0.0:
+        return
+    n = int(info[INFO_N])
+    for i in range(n):
+        alpha[i] = beta[i]
+    for i in range(n - 1, -1, -1):
+        value = alpha[i] / LG[i, i]
+        alpha[i] = value
+        for j in range(i):
+            alpha[j] -= LG[i, j] * value
+    info[INFO_ALPHA] = 1.0
+
+
+@njit
+def _kernel_row(state: tuple[np.ndarray, ...], x: np.ndarray, shifted: np.ndarray) -> np.ndarray:
+    """k(x, x_τ) for the n history points; ``shifted`` receives x − o."""
+    X, _, _, _, _, _, _, origin, info = state
+    n = int(info[INFO_N])
+    d = X.shape[1]
+    half_inv = 0.5 / (info[INFO_LENGTHSCALE] * info[INFO_LENGTHSCALE])
+    for k in range(d):
+        shifted[k] = x[k] - origin[k]
+    row = np.empty(n)
+    for t in range(n):
+        dist = 0.0
+        for k in range(d):
+            diff = shifted[k] - X[t, k]
+            dist += diff * diff
+        row[t] = math.exp(-dist * half_inv)
+    return row
+
+
+@njit
+def gp_mean(state: tuple[np.ndarray, ...], x: np.ndarray) -> float:
+    """The posterior mean μ(x) = k(x)ᵀα."""
+    gp_alpha(state)
+    alpha = state[6]
+    shifted = np.empty(x.shape[0])
+    row = _kernel_row(state, x, shifted)
+    total = 0.0
+    for t in range(row.shape[0]):
+        total += alpha[t] * row[t]
+    return total
+
+
+@njit
+def gp_mean_gradient(state: tuple[np.ndarray, ...], x: np.ndarray, out: np.ndarray) -> None:
+    """∇μ(x) = J(x)ᵀα into ``out`` (d,), eq. (5): Σ_τ α_τ k(x, x_τ)(x_τ − x)/l². O(nd)."""
+    gp_alpha(state)
+    X = state[0]
+    alpha = state[6]
+    info = state[8]
+    d = X.shape[1]
+    inv_sq = 1.0 / (info[INFO_LENGTHSCALE] * info[INFO_LENGTHSCALE])
+    shifted = np.empty(d)
+    row = _kernel_row(state, x, shifted)
+    for k in range(d):
+        out[k] = 0.0
+    for t in range(row.shape[0]):
+        weight = alpha[t] * row[t] * inv_sq
+        for k in range(d):
+            out[k] += weight * (X[t, k] - shifted[k])
+
+
+@njit
+def gp_gradient_covariance(state: tuple[np.ndarray, ...], x: np.ndarray, out: np.ndarray) -> None:
+    """Σ(x) = I/l² − J(x)ᵀK_σ⁻¹J(x) into ``out`` (d, d), eq. (5) at x = x′. O(n²d)."""
+    gp_sync(state)
+    X = state[0]
+    A = state[3]
+    info = state[8]
+    n = int(info[INFO_N])
+    d = X.shape[1]
+    inv_sq = 1.0 / (info[INFO_LENGTHSCALE] * info[INFO_LENGTHSCALE])
+    shifted = np.empty(d)
+    row = _kernel_row(state, x, shifted)
+    J = np.empty((n, d))
+    for t in range(n):
+        for k in range(d):
+            J[t, k] = (X[t, k] - shifted[k]) * row[t] * inv_sq
+    inner = np.dot(J.T, np.dot(A[: n * n].reshape((n, n)), J))
+    for i in range(d):
+        for j in range(d):
+            out[i, j] = -inner[i, j]
+        out[i, i] += inv_sq
+
+
+@njit
+def gp_trace_uncertainty(
+    state: tuple[np.ndarray, ...], candidates: np.ndarray, out: np.ndarray
+) -> None:
+    """tr Σ(c) for every row c of ``candidates`` (B, d) into ``out`` (B,).
+
+    tr Σ(c) = d/l² − l⁻⁴[‖c‖²kᵀAk − 2(k⊙p)ᵀAk + kᵀHk] with k = k(c), p = Xc, A = K_σ⁻¹,
+    H = A ⊙ XXᵀ (guide §2.3; c and X relative to the origin). Syncs A and H first; then two
+    BLAS products (B, n)·(n, n): 4Bn² + 2Bnd flops.
+    """
+    gp_sync(state)
+    X, _, _, A, H, _, _, origin, info = state
+    n = int(info[INFO_N])
+    count = candidates.shape[0]
+    d = X.shape[1]
+    inv_sq = 1.0 / (info[INFO_LENGTHSCALE] * info[INFO_LENGTHSCALE])
+    half_inv = 0.5 * inv_sq
+    prior = d * inv_sq
+    if n == 0:
+        for b in range(count):
+            out[b] = prior
+        return
+    shifted = np.empty((count, d))
+    norms = np.empty(count)
+    for b in range(count):
+        total = 0.0
+        for k in range(d):
+            value = candidates[b, k] - origin[k]
+            shifted[b, k] = value
+            total += value * value
+        norms[b] = total
+    history = X[:n]
+    squares = np.empty(n)
+    for t in range(n):
+        total = 0.0
+        for k in range(d):
+            total += history[t, k] * history[t, k]
+        squares[t] = total
+    products = np.dot(shifted, history.T)
+    kernel = np.empty((count, n))
+    for b in range(count):
+        for t in range(n):
+            dist = norms[b] - 2.0 * products[b, t] + squares[t]
+            kernel[b, t] = math.exp(-max(dist, 0.0) * half_inv)
+    weighted = np.dot(kernel, A[: n * n].reshape((n, n)))
+    gram = np.dot(kernel, H[: n * n].reshape((n, n)))
+    for b in range(count):
+        total = 0.0
+        for t in range(n):
+            total += kernel[b, t] * (
+                (norms[b] - 2.0 * products[b, t]) * weighted[b, t] + gram[b, t]
+            )
+        out[b] = prior - total * inv_sq * inv_sq
+
+
+@njit
+def top_k(values: np.ndarray, k: int, out: np.ndarray) -> None:
+    """Indices of the k largest ``values`` into ``out`` (k,), largest first; ties and NaN go to
+    the lowest index (a NaN is never preferred to a number)."""
+    count = values.shape[0]
+    taken = np.zeros(count, dtype=np.bool_)
+    for j in range(k):
+        best = -1
+        for b in range(count):
+            if taken[b]:
+                continue
+            if (
+                best < 0
+                or values[b] > values[best]
+                or (values[best] != values[best] and values[b] == values[b])
+            ):
+                best = b
+        taken[best] = True
+        out[j] = best
