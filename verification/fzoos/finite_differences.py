@@ -109,7 +109,7 @@ mse_data = Measurement(
     id="fzoos/finite_differences/mse",
     experiment=fd_mse,
     sweeps={
-        "smoke": Sweep(grid={"Q": [20, 80, 320]}, fixed={**_MSE, "draws": 250}, replicates=8),
+        "smoke": Sweep(grid={"Q": [20, 80, 320]}, fixed={**_MSE, "draws": 400}, replicates=8),
         "quick": Sweep(grid={"Q": [5, 20, 80, 320]}, fixed={**_MSE, "draws": 500}, replicates=8),
         "full": Sweep(
             grid={"Q": [5, 10, 20, 40, 80, 160, 320]}, fixed={**_MSE, "draws": 2000}, replicates=8
@@ -139,7 +139,7 @@ mse_value = mse_data.claim(
     criterion=Identity("mse", "second_moment", rtol=0.05, over="mean"),
     bound=LEMMAD1,
     sweeps={
-        "smoke": Sweep(grid={"Q": [80, 320]}, fixed={**_MSE, "draws": 250}, replicates=8),
+        "smoke": Sweep(grid={"Q": [80, 320]}, fixed={**_MSE, "draws": 400}, replicates=8),
         "quick": Sweep(grid={"Q": [20, 80, 320]}, fixed={**_MSE, "draws": 500}, replicates=8),
     },
     notes=(
