@@ -14,6 +14,7 @@ minimax     Chen, Zheng, Long & Su — minimax personalized FL, FedAvg vs local 
 fedlrgd     Jadbabaie, Makur & Shah — federated optimization of smooth losses, FedLRGD
 ffgb        Shen, Hassani, Kale & Karbasi — federated functional gradient boosting
 gifair      Yue, Nouiehed & Al Kontar — GIFAIR-FL, group and individual fairness in FL
+fzoos       Shu, Lin, Dai & Low — FZooS, federated zeroth-order optimization with GP surrogates
 ==========  ====================================================================================
 
 The subpackages are imported on first use::
@@ -28,7 +29,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["fedlrgd", "ffgb", "gifair", "minimax"]
+__all__ = ["fedlrgd", "ffgb", "fzoos", "gifair", "minimax"]
 
 
 def __getattr__(name: str) -> Any:
