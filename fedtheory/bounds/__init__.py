@@ -15,7 +15,7 @@ Importing this package registers the bounds of every paper module.
 from __future__ import annotations
 
 # paper modules register their bounds on import
-from fedtheory.bounds import classic, fedlrgd, ffgb, gifair, minimax
+from fedtheory.bounds import classic, fedlrgd, ffgb, fzoos, gifair, minimax
 from fedtheory.bounds._analysis import Crossover, Exponent
 from fedtheory.bounds._bound import (
     KINDS,
@@ -50,6 +50,7 @@ __all__ = [
     "classic",
     "fedlrgd",
     "ffgb",
+    "fzoos",
     "get",
     "gifair",
     "ids",
