@@ -280,7 +280,7 @@ strongly_convex_runs = Measurement(
     experiment=strongly_convex_run,
     sweeps={
         "smoke": Sweep(
-            grid={"algorithm": ["fedzo", "scaffold2"], "eta_frac": [1.0]},
+            grid={"eta_frac": [1.0, 0.5], "algorithm": ["fedzo", "scaffold2"]},
             fixed={**_SC_FIXED, "problem": "synthetic", "C": 5.0, "T": 5},
         ),
         "quick": Sweep(
@@ -309,7 +309,7 @@ strongly_convex = strongly_convex_runs.claim(
         "min_{r≤R} F(x_r) − F* ≤ 2αe^{−αηTR/4}D_0 + Σ_rp_rΣ_{i,t}[(η/(NT))Σ_τS^{t−τ}Ξ + "
         "(8(ηT + 1/α)/(NT))Ξ] on the logged Ξ of every run."
     ),
-    criterion=UpperBoundHolds("gap", "bound", over="every", rtol=RTOL),
+    criterion=UpperBoundHolds("gap", "bound", x="eta_frac", over="every", rtol=RTOL),
     bound=SC,
     uses=[SC, ROUNDS],
     notes=(
@@ -325,7 +325,7 @@ strongly_convex_printed = strongly_convex_runs.claim(
         "smaller than the fix when α > 1: here α = 8 for the synthetic quadratics) holds on "
         "the same runs."
     ),
-    criterion=UpperBoundHolds("gap", "bound_printed", over="every", rtol=RTOL),
+    criterion=UpperBoundHolds("gap", "bound_printed", x="eta_frac", over="every", rtol=RTOL),
     bound=SC_PRINTED,
     uses=[SC_PRINTED],
     gating=False,
@@ -339,8 +339,9 @@ strongly_convex_printed = strongly_convex_runs.claim(
 # ============================================================================ check 12: (ii)
 def convex_run(params: dict[str, Any], seed: int) -> dict[str, float]:
     """Theorem C.1(ii): η = ``eta_frac``/(10βT), ``rounds`` rounds; min_r F(x_r) − F* against
-    the bound with the radius max_r‖x_r − x*‖ and, for a problem on [0, 1]^d whose iterates
-    x_0 … x_R stay in the box, with √d (NaN otherwise: that form is not applicable)."""
+    the bound with the radius max_r‖x_r − x*‖ and, for a problem on [0, 1]^d, with √d
+    (``bound_box``; raises ConditionError if an iterate leaves the box: the form is then not
+    applicable)."""
     problem, x0 = _setup(params, seed)
     beta, T = _beta(problem), int(params["T"])
     eta = float(params["eta_frac"]) / (10.0 * beta * T)
@@ -356,18 +357,17 @@ def convex_run(params: dict[str, Any], seed: int) -> dict[str, float]:
     }  # fmt: skip
     gap = float(np.min(log.values) - problem.optimum_value)
     bound = float(CVX.evaluate(diam=radius, **args))
-    in_box = bool(getattr(problem, "box", False)) and bool(
-        np.all((iterates >= 0) & (iterates <= 1)) and np.all((x_star >= 0) & (x_star <= 1))
-    )
-    box = float(CVX_BOX.evaluate(d=problem.dimension, **args)) if in_box else math.nan
-    return {
-        "gap": gap,
-        "bound": bound,
-        "bound_box": box,
-        "slack": _ratios(gap, bound),
-        "radius": radius,
-        "sqrt_d": math.sqrt(problem.dimension),
-    }
+    out = {"gap": gap, "bound": bound, "slack": _ratios(gap, bound), "radius": radius}
+    if getattr(problem, "box", False):  # the √d form: only while x_0 … x_R, x* stay in the box
+        points = np.vstack([iterates, x_star])
+        if np.any((points < 0) | (points > 1)):
+            raise ConditionError(
+                CVX_BOX.id, "x_r ∈ [0, 1]^d for r ≤ R", {"max": float(points.max()),
+                "min": float(points.min())},
+            )  # fmt: skip
+        out["bound_box"] = float(CVX_BOX.evaluate(d=problem.dimension, **args))
+        out["slack_box"] = _ratios(gap, out["bound_box"])
+    return out
 
 
 _CVX_POINTS = [
@@ -382,9 +382,12 @@ convex_runs = Measurement(
     experiment=convex_run,
     sweeps={
         "smoke": Sweep(
-            grid={"problem": ["logistic", "synthetic"], "algorithm": ["fedzo", "fzoos_oracle"]},
-            fixed={"d": 10, "N": 5, "problem_seed": 0, "C": 5.0, "T": 5, "eta_frac": 1.0,
-                   "rounds": 10},
+            grid={
+                "eta_frac": [1.0, 0.1],
+                "problem": ["logistic", "synthetic"],
+                "algorithm": ["fedzo", "fzoos_oracle"],
+            },
+            fixed={"d": 10, "N": 5, "problem_seed": 0, "C": 5.0, "T": 5, "rounds": 10},
         ),  # fmt: skip
         "quick": Sweep(
             points=_CVX_POINTS, fixed={"d": 10, "N": 5, "problem_seed": 0, "rounds": 40}
@@ -406,7 +409,7 @@ convex = convex_runs.claim(
         "(1/R)Σ_{r,i,t}[(η/(NT))Σ_τS^{t−τ}Ξ + (8η/N)Ξ + (4·max_r‖x_r − x*‖/(NT))√Ξ] on the "
         "logged Ξ of every run (no projection: the radius replaces the box's √d)."
     ),
-    criterion=UpperBoundHolds("gap", "bound", over="every", rtol=RTOL),
+    criterion=UpperBoundHolds("gap", "bound", x="eta_frac", over="every", rtol=RTOL),
     bound=CVX,
     uses=[CVX],
     notes="Check 12; the ratio column is the slack RHS/LHS.",
@@ -418,14 +421,14 @@ convex_box = convex_runs.claim(
         "With √d, the diameter of [0, 1]^d, in place of the radius: the bound holds on runs "
         "whose iterates stay in the box (the synthetic quadratic in u)."
     ),
-    criterion=UpperBoundHolds("gap", "bound_box", over="every", rtol=RTOL),
+    criterion=UpperBoundHolds("gap", "bound_box", x="eta_frac", over="every", rtol=RTOL),
     bound=CVX_BOX,
     uses=[CVX_BOX],
     sweeps={
         "smoke": Sweep(
-            grid={"algorithm": ["fedzo", "fzoos_oracle"]},
+            grid={"eta_frac": [1.0, 0.1], "algorithm": ["fedzo", "fzoos_oracle"]},
             fixed={"problem": "synthetic", "d": 10, "N": 5, "problem_seed": 0, "C": 5.0,
-                   "T": 5, "eta_frac": 1.0, "rounds": 10},
+                   "T": 5, "rounds": 10},
         ),  # fmt: skip
         "quick": Sweep(
             points=[p for p in _CVX_POINTS if p["problem"] == "synthetic"],
@@ -433,8 +436,8 @@ convex_box = convex_runs.claim(
         ),
     },
     notes=(
-        "Check 12's second assertion, only where it applies: the experiment returns NaN (and "
-        "the claim cannot pass) if an iterate leaves [0, 1]^d."
+        "Check 12's second assertion, only where it applies: the experiment raises "
+        "ConditionError (the claim errs, it cannot pass) if an iterate leaves [0, 1]^d."
     ),
 )
 
@@ -471,7 +474,7 @@ nonconvex_runs = Measurement(
     experiment=nonconvex_run,
     sweeps={
         "smoke": Sweep(
-            grid={"algorithm": ["fedzo", "fzoos_oracle"], "eta_frac": [0.069]},
+            grid={"eta_frac": [0.07, 0.069], "algorithm": ["fedzo", "fzoos_oracle"]},
             fixed={**_NCVX_FIXED, "C": 5.0, "T": 5, "rounds": 10},
         ),
         "quick": Sweep(
@@ -499,7 +502,7 @@ nonconvex = nonconvex_runs.claim(
         "(1/(ηRT))Σ_{r,i,t}[((0.14η + 1/(2βT))/N)Ξ + (1.02η²β/N)Σ_τS^{t−τ}Ξ]), ηT/H = "
         "1/(1 − 13ηβT − 44(ηβT)³), on the logged Ξ of every run."
     ),
-    criterion=UpperBoundHolds("grad2", "bound", over="every", rtol=RTOL),
+    criterion=UpperBoundHolds("grad2", "bound", x="eta_frac", over="every", rtol=RTOL),
     bound=NCVX,
     uses=[NCVX],
     notes="Check 13; the ratio column is the slack RHS/LHS.",
@@ -511,7 +514,7 @@ nonconvex_printed = nonconvex_runs.claim(
         "With the printed constant 13 (which needs ηβT ≤ 0.0699; at η = 7/(100βT) the proof's "
         "constant is 13.35), the bound holds on the same runs, η = 7/(100βT) included."
     ),
-    criterion=UpperBoundHolds("grad2", "bound_printed", over="every", rtol=RTOL),
+    criterion=UpperBoundHolds("grad2", "bound_printed", x="eta_frac", over="every", rtol=RTOL),
     bound=NCVX_PRINTED,
     uses=[NCVX_PRINTED],
     notes=(
