@@ -427,8 +427,15 @@ convex_box = convex_runs.claim(
     sweeps={
         "smoke": Sweep(
             grid={"eta_frac": [1.0, 0.1], "algorithm": ["fedzo", "fzoos_oracle"]},
-            fixed={"problem": "synthetic", "d": 10, "N": 5, "problem_seed": 0, "C": 5.0,
-                   "T": 5, "rounds": 10},
+            fixed={
+                "problem": "synthetic",
+                "d": 10,
+                "N": 5,
+                "problem_seed": 0,
+                "C": 5.0,
+                "T": 5,
+                "rounds": 10,
+            },
         ),  # fmt: skip
         "quick": Sweep(
             points=[p for p in _CVX_POINTS if p["problem"] == "synthetic"],
