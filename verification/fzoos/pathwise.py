@@ -388,7 +388,7 @@ convex_runs = Measurement(
                 "algorithm": ["fedzo", "fzoos_oracle"],
             },
             fixed={"d": 10, "N": 5, "problem_seed": 0, "C": 5.0, "T": 5, "rounds": 10},
-        ),  # fmt: skip
+        ),
         "quick": Sweep(
             points=_CVX_POINTS, fixed={"d": 10, "N": 5, "problem_seed": 0, "rounds": 40}
         ),
@@ -436,7 +436,7 @@ convex_box = convex_runs.claim(
                 "T": 5,
                 "rounds": 10,
             },
-        ),  # fmt: skip
+        ),
         "quick": Sweep(
             points=[p for p in _CVX_POINTS if p["problem"] == "synthetic"],
             fixed={"d": 10, "N": 5, "problem_seed": 0, "rounds": 40},
