@@ -384,7 +384,7 @@ convex_runs = Measurement(
         "smoke": Sweep(
             grid={
                 "eta_frac": [1.0, 0.1],
-                "problem": ["logistic", "synthetic"],
+                "problem": ["synthetic", "logistic"],
                 "algorithm": ["fedzo", "fzoos_oracle"],
             },
             fixed={"d": 10, "N": 5, "problem_seed": 0, "C": 5.0, "T": 5, "rounds": 10},
@@ -393,7 +393,7 @@ convex_runs = Measurement(
             points=_CVX_POINTS, fixed={"d": 10, "N": 5, "problem_seed": 0, "rounds": 40}
         ),
     },
-    uses=[CVX, CVX_BOX],
+    uses=[CVX],
     notes=(
         "Federated logistic regression (d = 10 with intercept, N = 5, 50 samples per client, "
         "label and covariate shift, λ = 0; x* by Newton) from x_0 ~ U[−2, 2]^d, and the "
