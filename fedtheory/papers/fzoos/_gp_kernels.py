@@ -529,6 +529,11 @@ def gp_trace_uncertainty_local(
     O(nd + m²d + m³ + Bm²) with m = ``neighbours`` (a fresh factorisation of the m × m kernel
     matrix, coordinates centred at ``center``), independent of the history length n. The
     posterior-mean gradient is never approximated (use :func:`gp_mean_gradient`).
+
+    Measured agreement of its top 5 of 100 with the exact top 5 on a synthetic FZooS trajectory
+    (``benchmarks/bench_fzoos_gp.py``, steps with n > m): d = 50, n ≤ 1200: m = 256 mean overlap
+    4.25/5, regret 1.1 % of the exact selected uncertainty; m = 512: 4.58/5, 0.4 %. d = 300,
+    n ≤ 3000: m = 256: 3.94/5, 1.4 %; m = 512: 4.81/5, 0.04 %.
     """
     X, _, _, _, _, _, _, origin, info = state
     n = int(info[INFO_N])
