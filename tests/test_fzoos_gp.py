@@ -237,6 +237,14 @@ def test_stacked_states_drive_the_kernels_per_client():
     full = _client_step(stack, 1, points, values, candidates, points[0], scores, gradient)
     assert full == 2 * K.STATUS_FULL
     assert stack[8][1, K.INFO_N] == 12
+    # A diverged (NaN) iterate is reported as such and leaves the state unchanged.
+    state = K.gp_client(stack, 0)
+    assert K.gp_append(state, points[:2], values[:2]) == K.STATUS_OK
+    bad = points[2:4].copy()
+    bad[1, 0] = np.nan
+    assert K.gp_append(state, bad, values[2:4]) == K.STATUS_NOT_FINITE
+    assert K.gp_append(state, points[2:4], np.array([1.0, np.inf])) == K.STATUS_NOT_FINITE
+    assert K.gp_size(state) == 2
 
 
 def test_not_positive_definite_raises_naming_the_jitter_and_keeps_the_state():

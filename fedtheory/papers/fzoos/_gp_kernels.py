@@ -76,6 +76,7 @@ SLAB = 128
 STATUS_OK = 0
 STATUS_NOT_PD = 1
 STATUS_FULL = 2
+STATUS_NOT_FINITE = 3
 
 
 @njit
@@ -130,7 +131,9 @@ def gp_append(state: tuple[np.ndarray, ...], points: np.ndarray, values: np.ndar
     Extends the Cholesky factor L of K_σ by q rows (forward substitution, O(qn²)), the Gram
     entries of the new inputs and β = L⁻¹y. Returns ``STATUS_OK``; ``STATUS_FULL`` (nothing
     changed) when n + q exceeds the capacity; ``STATUS_NOT_PD`` (nothing changed; the jitter to
-    add to σ² in ``info[INFO_JITTER]``) when a pivot is not positive.
+    add to σ² in ``info[INFO_JITTER]``) when a pivot is not positive; ``STATUS_NOT_FINITE``
+    (nothing changed) when an input or observation is NaN or infinite (or a pivot is) — a
+    diverged iterate: the caller lets the NaN reach its model, as the round loop expects.
     """
     X, y, LG, _, _, beta, _, origin, info = state
     n = int(info[INFO_N])
@@ -139,6 +142,13 @@ def gp_append(state: tuple[np.ndarray, ...], points: np.ndarray, values: np.ndar
     if n + q > X.shape[0]:
         info[INFO_STATUS] = STATUS_FULL
         return STATUS_FULL
+    for j in range(q):
+        finite = math.isfinite(values[j])
+        for k in range(d):
+            finite = finite and math.isfinite(points[j, k])
+        if not finite:
+            info[INFO_STATUS] = STATUS_NOT_FINITE
+            return STATUS_NOT_FINITE
     lengthscale = info[INFO_LENGTHSCALE]
     noise = info[INFO_NOISE]
     half_inv = 0.5 / (lengthscale * lengthscale)
@@ -165,9 +175,12 @@ def gp_append(state: tuple[np.ndarray, ...], points: np.ndarray, values: np.ndar
             for s in range(t):
                 norm += LG[t, s] * LG[t, s]
             schur = 1.0 + noise - norm
+            if schur != schur or abs(schur) == math.inf:
+                info[INFO_STATUS] = STATUS_NOT_FINITE
+                return STATUS_NOT_FINITE
             if not schur > 0.0:
                 info[INFO_STATUS] = STATUS_NOT_PD
-                info[INFO_JITTER] = -schur if schur == schur else math.inf
+                info[INFO_JITTER] = -schur
                 return STATUS_NOT_PD
             LG[t, t] = math.sqrt(schur)
         pivot = LG[t, t]

@@ -160,6 +160,12 @@ def _raise_for_status(state: tuple[np.ndarray, ...], status: int) -> None:
                 f"noise variance σ² = {float(info[..., _k.INFO_NOISE].max()):.3g}"
             ),
         )
+    if status == _k.STATUS_NOT_FINITE:
+        raise SolverError(
+            "GP Cholesky update (fzoos)",
+            "non-finite input",
+            hint="a point or value is NaN or infinite",
+        )
     if status == _k.STATUS_FULL:
         raise SolverError(
             "GP history (fzoos)", "capacity exceeded", hint="allocate a larger capacity"
