@@ -184,8 +184,18 @@ def test_incremental_factorisation_matches_a_fresh_one():
     # K_σ⁻¹ itself is ill-conditioned (cond ~ 10⁷ here): compare on the scale of its entries.
     assert _relative(A, fresh) < 1e-7
     np.testing.assert_array_equal(A, A.T)
-    H = gp.state[4][: n * n].reshape(n, n)
-    assert _relative(H, A * (X_rel @ X_rel.T)) < 1e-14
+    # H = A ⊙ XXᵀ by its upper row slabs (two slabs at n = 240).
+    expected = A * (X_rel @ X_rel.T)
+    slabs = np.concatenate([expected[s : s + K.SLAB, s:].ravel() for s in range(0, n, K.SLAB)])
+    assert n > K.SLAB
+    assert _relative(gp.state[4][: slabs.size], slabs) < 1e-14
+    candidates = X[-1] + rng.uniform(-0.01, 0.01, (8, d))
+    np.testing.assert_allclose(
+        gp.trace_uncertainty(candidates),
+        ref.trace_uncertainty(X, candidates, lengthscale, noise),
+        rtol=0,
+        atol=1e-8,
+    )
     assert gp.state[8][K.INFO_ALPHA] == 0.0  # α is stale after appends
     gp.mean(X[0])  # computes α
     assert _relative(gp.state[6][:n], np.linalg.solve(Kmat, y)) < 1e-6
@@ -227,6 +237,14 @@ def test_stacked_states_drive_the_kernels_per_client():
     full = _client_step(stack, 1, points, values, candidates, points[0], scores, gradient)
     assert full == 2 * K.STATUS_FULL
     assert stack[8][1, K.INFO_N] == 12
+    # A diverged (NaN) iterate is reported as such and leaves the state unchanged.
+    state = K.gp_client(stack, 0)
+    assert K.gp_append(state, points[:2], values[:2]) == K.STATUS_OK
+    bad = points[2:4].copy()
+    bad[1, 0] = np.nan
+    assert K.gp_append(state, bad, values[2:4]) == K.STATUS_NOT_FINITE
+    assert K.gp_append(state, points[2:4], np.array([1.0, np.inf])) == K.STATUS_NOT_FINITE
+    assert K.gp_size(state) == 2
 
 
 def test_not_positive_definite_raises_naming_the_jitter_and_keeps_the_state():
@@ -268,6 +286,8 @@ def test_bad_input_is_refused():
         gp.mean_gradient([0.0])
     with pytest.raises(ParameterError, match="count"):
         gp.most_uncertain(np.zeros((3, 2)), 4)
+    with pytest.raises(ParameterError, match="neighbours"):
+        gp.trace_uncertainty(np.zeros((3, 2)), neighbours=0)
 
 
 def test_empty_history_is_the_prior():
@@ -352,11 +372,6 @@ def test_spectral_uncertainty_is_kappa_below_d_while_the_trace_decreases():
     assert traces[0] == pytest.approx(d * kappa)
 
 
-@njit(cache=False)
-def _local_scores(state, candidates, center, neighbours, out):
-    K.gp_trace_uncertainty_local(state, candidates, center, neighbours, out)
-
-
 def test_local_ranking_is_exact_below_m_and_an_upper_bound_above():
     # Conditioning on the m nearest points only can only increase Σ(c): tr Σ_S ≥ tr Σ, with
     # equality when the subset is the whole history; the twin on the chosen subset agrees.
@@ -367,11 +382,10 @@ def test_local_ranking_is_exact_below_m_and_an_upper_bound_above():
     center = X[-1]
     candidates = center + rng.uniform(-0.01, 0.01, (25, d))
     exact = gp.trace_uncertainty(candidates)
-    local = np.empty(25)
-    _local_scores(gp.state, candidates, center, 60, local)
+    local = gp.trace_uncertainty(candidates, neighbours=60, center=center)
     np.testing.assert_array_equal(local, exact)
     for m in (5, 20, 59):
-        _local_scores(gp.state, candidates, center, m, local)
+        local = gp.trace_uncertainty(candidates, neighbours=m, center=center)
         nearest = np.sort(np.argsort(np.sum((X - center) ** 2, axis=1), kind="stable")[:m])
         twin = ref.trace_uncertainty(X[nearest], candidates, lengthscale, noise)
         np.testing.assert_allclose(local, twin, rtol=0, atol=1e-9)

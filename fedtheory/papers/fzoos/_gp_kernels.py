@@ -8,8 +8,8 @@ k(x, x′) = exp(−‖x − x′‖²/(2l²)) with noise σ² (Shu et al., eqs.
 - tr Σ(c) for a batch of candidates c (the active-query score, ambiguity A4: trace, not the
   spectral norm, which is 1/l² for every x while n < d), by the structured form
   tr(JᵀAJ) = l⁻⁴[‖c‖²kᵀAk − 2(k⊙p)ᵀAk + kᵀ(A⊙XXᵀ)k], p = Xc (guide §2.3): two matrix
-  products of the (B, n) candidate kernel matrix with A and H = A⊙XXᵀ, 4Bn² flops for B
-  candidates instead of the naive O(Bn²d).
+  products of the (B, n) candidate kernel matrix with A and with the upper slabs of
+  H = A⊙XXᵀ, about 3Bn² flops for B candidates instead of the naive O(Bn²d).
 
 State of one client (a tuple of arrays, preallocated for ``capacity`` points; build it with
 :func:`fedtheory.papers.fzoos.gp.gp_state`, ``m`` clients stacked on a leading axis and
@@ -24,8 +24,9 @@ State of one client (a tuple of arrays, preallocated for ``capacity`` points; bu
     lower triangle (with the diagonal): L, the Cholesky factor of K_σ = K + σ²I; strict upper
     triangle: the Gram matrix G = XXᵀ of the relative inputs (G[τ, σ] at [τ, σ], τ < σ);
 ``A (cap², )``, ``H (cap², )``
-    K_σ⁻¹ and K_σ⁻¹ ⊙ G for the first ``n_sync`` points, stored packed: the first n_sync² entries
-    are the C-ordered n_sync × n_sync matrix (contiguous, so the products call BLAS);
+    K_σ⁻¹ and K_σ⁻¹ ⊙ G for the first ``n_sync`` points. A is stored packed: the first n_sync²
+    entries are the C-ordered n_sync × n_sync matrix (contiguous, so the products call BLAS);
+    H by its upper row slabs (:func:`_slab_offsets`, ~n²/2 entries, half the flops of kᵀHk);
 ``beta (cap,)``
     L⁻¹y (extended by each append); ``alpha (cap,)``: K_σ⁻¹y = L⁻ᵀβ (computed lazily);
 ``origin (d,)``
@@ -68,10 +69,14 @@ INFO_STATUS = 5
 INFO_JITTER = 6
 INFO_SIZE = 8
 
+#: Row-slab height of the packed upper triangle of H (see :func:`_slab_offsets`).
+SLAB = 128
+
 #: Return codes of :func:`gp_append`.
 STATUS_OK = 0
 STATUS_NOT_PD = 1
 STATUS_FULL = 2
+STATUS_NOT_FINITE = 3
 
 
 @njit
@@ -126,7 +131,9 @@ def gp_append(state: tuple[np.ndarray, ...], points: np.ndarray, values: np.ndar
     Extends the Cholesky factor L of K_σ by q rows (forward substitution, O(qn²)), the Gram
     entries of the new inputs and β = L⁻¹y. Returns ``STATUS_OK``; ``STATUS_FULL`` (nothing
     changed) when n + q exceeds the capacity; ``STATUS_NOT_PD`` (nothing changed; the jitter to
-    add to σ² in ``info[INFO_JITTER]``) when a pivot is not positive.
+    add to σ² in ``info[INFO_JITTER]``) when a pivot is not positive; ``STATUS_NOT_FINITE``
+    (nothing changed) when an input or observation is NaN or infinite (or a pivot is) — a
+    diverged iterate: the caller lets the NaN reach its model, as the round loop expects.
     """
     X, y, LG, _, _, beta, _, origin, info = state
     n = int(info[INFO_N])
@@ -135,6 +142,13 @@ def gp_append(state: tuple[np.ndarray, ...], points: np.ndarray, values: np.ndar
     if n + q > X.shape[0]:
         info[INFO_STATUS] = STATUS_FULL
         return STATUS_FULL
+    for j in range(q):
+        finite = math.isfinite(values[j])
+        for k in range(d):
+            finite = finite and math.isfinite(points[j, k])
+        if not finite:
+            info[INFO_STATUS] = STATUS_NOT_FINITE
+            return STATUS_NOT_FINITE
     lengthscale = info[INFO_LENGTHSCALE]
     noise = info[INFO_NOISE]
     half_inv = 0.5 / (lengthscale * lengthscale)
@@ -161,9 +175,12 @@ def gp_append(state: tuple[np.ndarray, ...], points: np.ndarray, values: np.ndar
             for s in range(t):
                 norm += LG[t, s] * LG[t, s]
             schur = 1.0 + noise - norm
+            if schur != schur or abs(schur) == math.inf:
+                info[INFO_STATUS] = STATUS_NOT_FINITE
+                return STATUS_NOT_FINITE
             if not schur > 0.0:
                 info[INFO_STATUS] = STATUS_NOT_PD
-                info[INFO_JITTER] = -schur if schur == schur else math.inf
+                info[INFO_JITTER] = -schur
                 return STATUS_NOT_PD
             LG[t, t] = math.sqrt(schur)
         pivot = LG[t, t]
@@ -224,12 +241,7 @@ def _sync_factors(LG: np.ndarray, n0: int, n: int) -> tuple[np.ndarray, np.ndarr
             W[j, k] = total / LG[n0 + j, n0 + j]
     # V (rows k): first L₂₂⁻¹L₂₁, then the back substitution with L₁₁ᵀ (column-oriented, row i
     # of L read once for the q right-hand sides).
-    V = np.zeros((q, n0))
-    for k in range(q):
-        for kp in range(k + 1):
-            weight = W[k, kp]
-            for t in range(n0):
-                V[k, t] += weight * LG[n0 + kp, t]
+    V = np.dot(W, np.ascontiguousarray(LG[n0:n, :n0]))
     for i in range(n0 - 1, -1, -1):
         pivot = LG[i, i]
         for k in range(q):
@@ -238,19 +250,8 @@ def _sync_factors(LG: np.ndarray, n0: int, n: int) -> tuple[np.ndarray, np.ndarr
             for j in range(i):
                 V[k, j] -= LG[i, j] * value
     # Border −VL₂₂⁻¹ (rows k) and corner S⁻¹ = L₂₂⁻ᵀL₂₂⁻¹.
-    border = np.zeros((q, n0))
-    for k in range(q):
-        for kp in range(k, q):
-            weight = W[kp, k]
-            for t in range(n0):
-                border[k, t] -= V[kp, t] * weight
-    corner = np.zeros((q, q))
-    for k in range(q):
-        for j in range(q):
-            total = 0.0
-            for s in range(max(k, j), q):
-                total += W[s, k] * W[s, j]
-            corner[k, j] = total
+    border = -np.dot(np.ascontiguousarray(W.T), V)
+    corner = np.dot(np.ascontiguousarray(W.T), W)
     return V, border, corner
 
 
@@ -263,7 +264,7 @@ def _sync_pass(
     border: np.ndarray,
     corner: np.ndarray,
 ) -> None:
-    """The pass of :func:`gp_sync` over A (packed n₀² → n²) and H."""
+    """The pass of :func:`gp_sync` over A (packed n₀² → n²) and H (upper slabs)."""
     X, _, LG, A, H, _, _, _, _ = state
     q = n - n0
     d = X.shape[1]
@@ -272,6 +273,7 @@ def _sync_pass(
     # old rows below it were consumed already), written at i·n, and multiplied by row i of G
     # into H (G[i, j] = LG[min, max] off the diagonal, ‖x_i‖² on it).
     row = np.empty(n)
+    offsets = _slab_offsets(n)
     for i in range(n - 1, -1, -1):
         if i >= n0:
             for t in range(n0):
@@ -291,14 +293,52 @@ def _sync_pass(
         base = i * n
         for t in range(n):
             A[base + t] = row[t]
-        for t in range(i):
-            H[base + t] = row[t] * LG[t, i]
+        # H: the upper slab of row i (columns ≥ its slab's first row), see _slab_offsets.
+        slab = i // SLAB
+        first = slab * SLAB
+        at = offsets[slab] + (i - first) * (n - first) - first
+        for t in range(first, i):
+            H[at + t] = row[t] * LG[t, i]
         norm = 0.0
         for k in range(d):
             norm += X[i, k] * X[i, k]
-        H[base + i] = row[i] * norm
+        H[at + i] = row[i] * norm
         for t in range(i + 1, n):
-            H[base + t] = row[t] * LG[i, t]
+            H[at + t] = row[t] * LG[i, t]
+
+
+@njit
+def _slab_offsets(n: int) -> np.ndarray:
+    """Offsets of the row slabs of a symmetric n × n matrix stored by its upper slabs.
+
+    Slab s holds rows sP … min((s + 1)P, n) − 1 (P = ``SLAB``) and, of each, the columns
+    sP … n − 1 (the diagonal block in full, then everything right of it), C-ordered and
+    contiguous at ``offsets[s]``: about n(n + P)/2 entries in all. A quadratic form kᵀHk is
+    Σ_s [k_sᵀH_ss k_s + 2k_sᵀH_{s,>s}k_{>s}], one BLAS product per slab: Bn² flops for B
+    vectors instead of the 2Bn² of the full matrix.
+    """
+    count = (n + SLAB - 1) // SLAB
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    for slab in range(count):
+        first = slab * SLAB
+        rows = min(SLAB, n - first)
+        offsets[slab + 1] = offsets[slab] + rows * (n - first)
+    return offsets
+
+
+@njit
+def _slab_pack(matrix: np.ndarray) -> np.ndarray:
+    """The upper slabs of a symmetric (n, n) matrix, flat (the layout of :func:`_slab_offsets`)."""
+    n = matrix.shape[0]
+    offsets = _slab_offsets(n)
+    packed = np.empty(offsets[-1])
+    for i in range(n):
+        slab = i // SLAB
+        first = slab * SLAB
+        at = offsets[slab] + (i - first) * (n - first) - first
+        for t in range(first, n):
+            packed[at + t] = matrix[i, t]
+    return packed
 
 
 @njit
@@ -399,8 +439,8 @@ def gp_trace_uncertainty(
     """tr Σ(c) for every row c of ``candidates`` (B, d) into ``out`` (B,), exactly.
 
     tr Σ(c) = d/l² − l⁻⁴[‖c‖²kᵀAk − 2(k⊙p)ᵀAk + kᵀHk] with k = k(c), p = Xc, A = K_σ⁻¹,
-    H = A ⊙ XXᵀ (guide §2.3; c and X relative to the origin). Syncs A and H first; then two
-    BLAS products (B, n)·(n, n): 4Bn² + 2Bnd flops.
+    H = A ⊙ XXᵀ (guide §2.3; c and X relative to the origin). Syncs A and H first; then BLAS
+    products: 2Bn² (with A) + about Bn² (with the slabs of H) + 2Bnd flops.
     """
     gp_sync(state)
     X, _, _, A, H, _, _, origin, info = state
@@ -414,7 +454,7 @@ def gp_trace_uncertainty(
     _structured_trace(
         X[:n],
         A[: n * n].reshape((n, n)),
-        H[: n * n].reshape((n, n)),
+        H,
         shifted,
         info[INFO_LENGTHSCALE],
         out,
@@ -431,7 +471,8 @@ def _structured_trace(
     out: np.ndarray,
 ) -> None:
     """tr Σ(c) = d/l² − l⁻⁴[‖c‖²kᵀAk − 2(k⊙p)ᵀAk + kᵀHk] for the rows c of ``shifted``, given
-    the history (n, d) in the same coordinates, A = K_σ⁻¹ and H = A ⊙ XXᵀ (both (n, n))."""
+    the history (n, d) in the same coordinates, A = K_σ⁻¹ (n, n) and H = A ⊙ XXᵀ by its upper
+    slabs (flat, :func:`_slab_offsets`): 2Bn² flops for kᵀA, about Bn² for kᵀHk."""
     n, d = history.shape
     count = shifted.shape[0]
     inv_sq = 1.0 / (lengthscale * lengthscale)
@@ -460,14 +501,29 @@ def _structured_trace(
             dist = norms[b] - 2.0 * products[b, t] + squares[t]
             kernel[b, t] = math.exp(-max(dist, 0.0) * half_inv)
     weighted = np.dot(kernel, inverse)
-    gram = np.dot(kernel, weighted_gram)
+    totals = np.zeros(count)
     for b in range(count):
         total = 0.0
         for t in range(n):
-            total += kernel[b, t] * (
-                (norms[b] - 2.0 * products[b, t]) * weighted[b, t] + gram[b, t]
-            )
-        out[b] = prior - total * inv_sq * inv_sq
+            total += kernel[b, t] * (norms[b] - 2.0 * products[b, t]) * weighted[b, t]
+        totals[b] = total
+    offsets = _slab_offsets(n)
+    for slab in range(offsets.shape[0] - 1):
+        first = slab * SLAB
+        rows = min(SLAB, n - first)
+        width = n - first
+        block = weighted_gram[offsets[slab] : offsets[slab + 1]].reshape((rows, width))
+        left = np.ascontiguousarray(kernel[:, first : first + rows])
+        product = np.dot(left, block)
+        for b in range(count):
+            total = 0.0
+            for t in range(rows):
+                total += product[b, t] * kernel[b, first + t]
+            for t in range(rows, width):
+                total += 2.0 * product[b, t] * kernel[b, first + t]
+            totals[b] += total
+    for b in range(count):
+        out[b] = prior - totals[b] * inv_sq * inv_sq
 
 
 @njit
@@ -486,6 +542,11 @@ def gp_trace_uncertainty_local(
     O(nd + m²d + m³ + Bm²) with m = ``neighbours`` (a fresh factorisation of the m × m kernel
     matrix, coordinates centred at ``center``), independent of the history length n. The
     posterior-mean gradient is never approximated (use :func:`gp_mean_gradient`).
+
+    Measured agreement of its top 5 of 100 with the exact top 5 on a synthetic FZooS trajectory
+    (``benchmarks/bench_fzoos_gp.py``, steps with n > m): d = 50, n ≤ 1200: m = 256 mean overlap
+    4.25/5, regret 1.1 % of the exact selected uncertainty; m = 512: 4.58/5, 0.4 %. d = 300,
+    n ≤ 3000: m = 256: 3.94/5, 1.4 %; m = 512: 4.81/5, 0.04 %.
     """
     X, _, _, _, _, _, _, origin, info = state
     n = int(info[INFO_N])
@@ -520,7 +581,7 @@ def gp_trace_uncertainty_local(
             matrix[i, j] = math.exp(-max(dist, 0.0) * half_inv)
         matrix[i, i] += noise
     inverse = np.linalg.inv(matrix)
-    weighted_gram = inverse * gram
+    weighted_gram = _slab_pack(inverse * gram)
     shifted = np.empty((count, d))
     for b in range(count):
         for k in range(d):
