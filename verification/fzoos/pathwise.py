@@ -393,7 +393,7 @@ convex_runs = Measurement(
             points=_CVX_POINTS, fixed={"d": 10, "N": 5, "problem_seed": 0, "rounds": 40}
         ),
     },
-    uses=[CVX],
+    uses=[CVX, CVX_BOX],  # the √d form too, on the problems on [0, 1]^d
     notes=(
         "Federated logistic regression (d = 10 with intercept, N = 5, 50 samples per client, "
         "label and covariate shift, λ = 0; x* by Newton) from x_0 ~ U[−2, 2]^d, and the "
