@@ -291,7 +291,7 @@ register_terms(
     statement=(
         "With x = ηβT: H/(ηT) = 1 − 13x − 44x³. The proof claims H > 0.08ηT for x ≤ 0.07; "
         "at x = 0.07 it is 0.0749 (guide §6.15, check 22): H ≥ 0.08ηT needs x ≤ 0.06963, and "
-        "the printed constant 13 (≥ 1/H·ηT) needs x ≤ 0.0699."
+        "the printed constant 13 (≥ 1/H·ηT) needs x ≤ 0.06985."
     ),
     hypotheses=[sp.Le(x_ratio, sp.Rational(7, 100))],
     example={"x": 0.07},
@@ -484,7 +484,7 @@ register_terms(
     statement=(
         _NCVX + ": min_r‖∇F(x_r)‖² ≤ 13D_1/(ηRT) + (13/(ηRT))Σ_{r,i,t}[((0.14η + 1/(2βT))/N)Ξ "
         "+ (1.02η²β/N)Σ_τS^{t−τ}Ξ], as printed: 13 stands for ηT/H with H > 0.08ηT, false "
-        "for ηβT ∈ (0.0699, 0.07] (H = 0.0749ηT at 0.07, guide §6.15)." + _MEASURED
+        "for ηβT ∈ (0.06985, 0.07] (H = 0.0749ηT at 0.07, guide §6.15)." + _MEASURED
     ),
     hypotheses=[ETA_NONCONVEX, T_GE_2],
     example=_NCVX_EXAMPLE,
@@ -501,7 +501,7 @@ register_terms(
     quantity_latex=GRAD_MIN_TEX,
     statement=(
         _NCVX + ": the printed bound with 13 replaced by ηT/H = 1/(1 − 13x − 44x³), x = ηβT "
-        "(≤ 13 exactly when x ≤ 0.0699; 13.35 at x = 0.07)." + _MEASURED
+        "(≤ 13 exactly when x ≤ 0.06985; 13.35 at x = 0.07)." + _MEASURED
     ),
     hypotheses=[ETA_NONCONVEX, T_GE_2],
     example=_NCVX_EXAMPLE,
@@ -580,7 +580,7 @@ register_terms(
 )
 register_terms(
     "fzoos.thm2.rounds.strongly-convex.corrected",
-    [sp.log(D0 / D_eps) / (eta * T), sp.log(sp.sqrt(G) / D_eps) / (-sp.log(_c))],
+    [sp.log(D0 / D_eps) / (eta * T), 4 * sp.log(sp.sqrt(G) / D_eps) / (alpha * eta * T)],
     kind="order-upper",
     unit=None,
     status="corrected",
@@ -589,7 +589,9 @@ register_terms(
     quantity_latex="R",
     statement=(
         _THM2 + ": each term of (82c) below ε/4 needs R ≳ ln(D_0/ε)/(ηT) + ln(√G/ε)/(−ln c), "
-        "c = 1 − αηT/4, and 1/(−ln c) ≈ 4/(αηT) ≥ 40 for η ≤ 1/(10βT)."
+        "c = 1 − αηT/4; 1/(−ln c) ∈ [(1 − y)/y, 1/y], y = αηT/4 ≤ 1/40, so up to the O(·) "
+        "constant the requirement is ln(D_0/ε)/(ηT) + 4ln(√G/ε)/(αηT) (≥ 40·ln(√G/ε) for "
+        "η ≤ 1/(10βT))."
     ),
     hypotheses=[EPS_LT_D0, EPS_LT_G, sp.Lt(alpha * eta * T, 4)],
     example={**_RND_EX, "alpha": 0.1},

@@ -411,7 +411,8 @@ def dimension_audit(
     list of (bound id, TermUnit)
         Only the inconsistent terms. On the registry: the Ξ term of Theorem C.1(i) as printed
         (the stray 1/α of (68a), guide §6.17) and the 4√d√Ξ/(NT) term of Theorem C.1(ii) as
-        printed (√d is the diameter of [0, 1]^d, a length, written as a count).
+        printed (√d is the diameter of [0, 1]^d, a length, written as a count), and γ* of (10) as
+        printed (eᵀc/‖c‖ has the unit of a gradient, not a number).
     """
     if bounds is None:
         chosen: list[Bound | str] = list(_AUDITS)
