@@ -115,11 +115,17 @@ def test_nonconvex_h_erratum() -> None:
 def test_jensen_counterexample_theorem1_printed_is_not_implied() -> None:
     """ρ_i = (0.5, 0.99), n = (r − 1)T + t − 1 = 20: the proof's (36b) exceeds the printed
     bound (ρ = mean) — so the printed Theorem 1 does not follow — while ρ_max covers it."""
-    common = {"omega": 1.0, "kappa": 1.0, "r": 1, "T": 21, "t": 21, "gamma": 0.0, "eps": 0.0,
-              "G": 0.0}
-    per_client = bounds.get("fzoos.thm1.per-client").evaluate(
-        **common, N=2, rho_i=[0.5, 0.99]
-    )
+    common = {
+        "omega": 1.0,
+        "kappa": 1.0,
+        "r": 1,
+        "T": 21,
+        "t": 21,
+        "gamma": 0.0,
+        "eps": 0.0,
+        "G": 0.0,
+    }
+    per_client = bounds.get("fzoos.thm1.per-client").evaluate(**common, N=2, rho_i=[0.5, 0.99])
     printed = bounds.get("fzoos.thm1").evaluate(**common, N=2, rho=0.745)
     fixed = bounds.get("fzoos.thm1.rho-max").evaluate(**common, N=2, rho_max=0.99)
     assert per_client / 4 == pytest.approx(0.409, abs=1e-3)
@@ -177,8 +183,16 @@ def test_printed_strongly_convex_fails_below_the_round_condition_with_exact_grad
         for _ in range(big_t):
             x = x - eta * hessian @ x
         gaps.append(0.5 * x @ hessian @ x)
-    point = {"alpha": alpha, "beta": beta, "eta": eta, "T": big_t, "N": 1, "R": 1, "D0": 1.0,
-             "Xi": np.zeros(2 * big_t)}
+    point = {
+        "alpha": alpha,
+        "beta": beta,
+        "eta": eta,
+        "T": big_t,
+        "N": 1,
+        "R": 1,
+        "D0": 1.0,
+        "Xi": np.zeros(2 * big_t),
+    }
     assert min(gaps) > bounds.get("fzoos.thmc1.strongly-convex").evaluate(**point)
     with pytest.raises(ConditionError):
         bounds.get("fzoos.thmc1.strongly-convex.corrected").evaluate(**point)
@@ -235,25 +249,33 @@ def _loop_reference(case: str, log: np.ndarray, p: dict[str, float]) -> float:
         total = 2 * a * math.exp(-a * eta * big_t * big_r / 4) * p["D0"]
         for r in range(rounds):
             plain, discounted, _ = inner(r)
-            total += weights[r] / sum(weights) * (eta / (n * big_t) * discounted
-                                                  + coefficient * plain)
+            total += (
+                weights[r] / sum(weights) * (eta / (n * big_t) * discounted + coefficient * plain)
+            )
         return total
     if case.startswith("cvx"):
         radius = math.sqrt(p["d"]) if case == "cvx" else p["diam"]
         total = 2 * p["D0"] / (eta * big_r * big_t)
         for r in range(rounds):
             plain, discounted, roots = inner(r)
-            total += (eta / (n * big_t) * discounted + 8 * eta / n * plain
-                      + 4 * radius / (n * big_t) * roots) / big_r
+            total += (
+                eta / (n * big_t) * discounted
+                + 8 * eta / n * plain
+                + 4 * radius / (n * big_t) * roots
+            ) / big_r
         return total
     x = eta * p["beta"] * big_t
     factor = 13 if case == "ncvx" else 1 / (1 - 13 * x - 44 * x**3)
     total = factor * p["D1"] / (eta * big_r * big_t)
     for r in range(rounds):
         plain, discounted, _ = inner(r)
-        total += factor / (eta * big_r * big_t) * (
-            (0.14 * eta + 1 / (2 * p["beta"] * big_t)) / n * plain
-            + 1.02 * eta**2 * p["beta"] / n * discounted
+        total += (
+            factor
+            / (eta * big_r * big_t)
+            * (
+                (0.14 * eta + 1 / (2 * p["beta"] * big_t)) / n * plain
+                + 1.02 * eta**2 * p["beta"] / n * discounted
+            )
         )
     return total
 
@@ -284,8 +306,12 @@ def test_theorem_c1_equals_a_plain_loop_over_the_log_and_is_fast(case: str) -> N
 
 
 def test_theorem_c1_sequences_refuses_bad_logs() -> None:
-    for bad in (np.zeros((3, 2)), np.zeros((3, 2, 1)), -np.ones((2, 2, 3)),
-                np.full((2, 2, 3), np.nan)):
+    for bad in (
+        np.zeros((3, 2)),
+        np.zeros((3, 2, 1)),
+        -np.ones((2, 2, 3)),
+        np.full((2, 2, 3), np.nan),
+    ):
         with pytest.raises(ParameterError):
             theorem_c1_sequences(bad)
 
@@ -327,7 +353,7 @@ def test_lemma_c11_helper_equals_the_registered_bound() -> None:
 
 
 def test_lemma_c11_holds_pathwise_and_a_mutant_22_to_1_is_caught() -> None:
-    xi, drift, grads, eta, big_t, beta = _drift_run(0.1)
+    xi, drift, grads, eta, big_t, _ = _drift_run(0.1)
     bound = bounds.get("fzoos.lemmac11")
     rhs = lemma_c11_rhs(xi, grads, eta, big_t)
     assert np.all(drift <= rhs * (1 + 1e-12))
@@ -338,8 +364,9 @@ def test_lemma_c11_holds_pathwise_and_a_mutant_22_to_1_is_caught() -> None:
     for r, i, t in np.ndindex(*xi.shape):
         subs = {s["eta"]: eta, s["T"]: big_t, s["t"]: t + 1, s["gradF2"]: grads[r]}
         value = mutant.subs(subs).doit()
-        value = value.xreplace({item: xi[r, i, int(item.indices[0])]
-                                for item in value.atoms(sp.Indexed)})
+        value = value.xreplace(
+            {item: xi[r, i, int(item.indices[0])] for item in value.atoms(sp.Indexed)}
+        )
         violated += drift[r, i, t] > float(value)
     assert violated > 0
 

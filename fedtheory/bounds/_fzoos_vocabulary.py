@@ -179,7 +179,8 @@ diam = V.declare(
 )
 xi = V.declare(
     "xi",
-    "one client's disparities Ξ_{r+1,τ}^{(i)} = ‖ĝ_{r+1,τ−1}^{(i)} − ∇F(x_{r+1,τ−1}^{(i)})‖² of one "
+    "one client's disparities Ξ_{r+1,τ}^{(i)} = ‖ĝ_{r+1,τ−1}^{(i)} − ∇F(x_{r+1,τ−1}^{(i)})‖² "
+    "of one "
     "round, entry τ − 1 for step τ = 1, …, T",
     latex=r"\Xi",
     role="sequence",
@@ -352,12 +353,12 @@ def register_terms(
     return bound
 
 
-def _used(
-    expr: sp.Expr, hypotheses: Iterable[Any], example: dict[str, Any]
-) -> dict[str, Any]:
+def _used(expr: sp.Expr, hypotheses: Iterable[Any], example: dict[str, Any]) -> dict[str, Any]:
     """The entries of a shared example point that the bound uses (its symbols and sequences)."""
     relations = [getattr(h, "relation", h) for h in hypotheses]
-    names = {str(s) for s in expr.free_symbols} | {str(i.base.label) for i in expr.atoms(sp.Indexed)}
+    names = {str(s) for s in expr.free_symbols} | {
+        str(i.base.label) for i in expr.atoms(sp.Indexed)
+    }
     for relation in relations:
         names |= {str(s) for s in relation.free_symbols}
     return {key: value for key, value in example.items() if key in names}
