@@ -223,7 +223,6 @@ register_terms(
     ),
     hypotheses=[T_GE_2],
     example={"T": 10},
-    unjudged="a constant of Lemma C.11: checked exactly in tests/test_fzoos_bounds.py (check 7)",
 )
 register_terms(
     "fzoos.lemmac11.geometric",
@@ -240,7 +239,6 @@ register_terms(
     ),
     hypotheses=[T_GE_2],
     example={"T": 10},
-    unjudged="a constant of Lemma C.11: checked for T = 2, …, 10⁴ in tests/test_fzoos_bounds.py",
 )
 _H_NOTE = "checked exactly in tests/test_fzoos_bounds.py (checks 7, 22)"
 register_terms(
@@ -257,7 +255,6 @@ register_terms(
     ),
     hypotheses=[sp.Le(x_ratio, sp.Rational(1, 10))],
     example={"x": 0.1},
-    unjudged="a constant inside the proof of Theorem C.1(i)–(ii): " + _H_NOTE,
 )
 _h_ncvx = 1 - 13 * x_ratio - 44 * x_ratio**3
 register_terms(
@@ -275,7 +272,6 @@ register_terms(
     ),
     hypotheses=[sp.Le(x_ratio, sp.Rational(7, 100))],
     example={"x": 0.07},
-    unjudged="a constant inside the proof of Theorem C.1(iii): " + _H_NOTE,
 )
 _ROUNDS_Q = "R + 1, the rounds after which (70) gives p_r ≤ αηTc^{R−r}"
 register_terms(
@@ -293,11 +289,6 @@ register_terms(
         "meets; with η ≤ 1/(10βT) the corrected one asks R + 1 ≥ 11.5 at least."
     ),
     example={"alpha": 0.5, "eta": 0.05, "T": 2},
-    unjudged=(
-        "the round condition of Theorem C.1(i): a hypothesis of fzoos.thmc1.strongly-convex."
-        "corrected, whose claims judge it; the sign erratum is checked in "
-        "tests/test_fzoos_bounds.py (check 27)"
-    ),
 )
 register_terms(
     "fzoos.thmc1.rounds.exact",
@@ -507,7 +498,6 @@ register_terms(
     "c = 1 − αηT/4.",
     hypotheses=[sp.Lt(alpha * eta * T, 4)],
     example={**_T2, "alpha": 4.0, "D0": 1.0},
-    unjudged=_ORDER_NOTE,
 )
 register_terms(
     "fzoos.thm2.convex",

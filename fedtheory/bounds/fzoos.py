@@ -184,11 +184,6 @@ register_terms(
         "(guide §6.11); wrong unless ‖c‖ = 1 (and dimensionally inconsistent)."
     ),
     example=_PROP1_EXAMPLE,
-    unjudged=(
-        "typo of the appendix, (10) against the main text: refuted symbolically in "
-        "tests/test_fzoos_bounds.py and numerically by the Prop. 1 claims through "
-        "fzoos.prop1.gamma-star"
-    ),
 )
 register_terms(
     "fzoos.prop1.min",
@@ -324,10 +319,6 @@ register_terms(
     ),
     hypotheses=[RHO_LE_1],
     example={k: v for k, v in _COR1_EXAMPLE.items() if k not in ("t", "kappa")},
-    unjudged=(
-        "typo of the appendix ((37) drops κ): the minimiser of Theorem 1's bound is checked "
-        "symbolically against fzoos.cor1.gamma in tests/test_fzoos_bounds.py"
-    ),
 )
 _decay_local = 4 * omega * kappa * rho**_n_local
 register_terms(
@@ -361,10 +352,6 @@ register_terms(
     ),
     hypotheses=[RHO_LE_1, T_LE],
     example=_COR1_EXAMPLE,
-    unjudged=(
-        "typo of the appendix ((38b) drops κ): the minimum of Theorem 1's bound is checked "
-        "symbolically against fzoos.cor1.value in tests/test_fzoos_bounds.py"
-    ),
 )
 register_terms(
     "fzoos.cor1.value.sqrt",
