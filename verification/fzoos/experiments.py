@@ -107,7 +107,9 @@ def fig1_trends(params: dict[str, Any], seed: int) -> dict[str, float]:
     rounds: dict[tuple[str, int], tuple[float, float]] = {}
     queries: dict[tuple[str, int], tuple[float, float]] = {}
     for c_index, C in enumerate(Cs):
-        per: dict[str, dict[str, list[Any]]] = {m: {"r": [], "q": [], "gap": []} for m in METHODS}
+        per: dict[str, dict[str, list[Any]]] = {
+            m: {"r": [], "q": [], "gap": [], "qpr": []} for m in METHODS
+        }
         for child in seeds:
             problem_seed, init_seed, run_seed = child.spawn(3)
             problem = SyntheticQuadratics(d=d, N=N, C=C, seed=problem_seed)
@@ -121,12 +123,14 @@ def fig1_trends(params: dict[str, Any], seed: int) -> dict[str, float]:
                 per[method]["r"].append(r)
                 per[method]["q"].append(q)
                 per[method]["gap"].append(gap)
+                per[method]["qpr"].append(run.queries / R)
         for method in METHODS:
             rounds[method, c_index] = _stats(per[method]["r"])
             queries[method, c_index] = _stats(per[method]["q"])
             tag = f"{method}_C{c_index}"
             out[f"rounds_{tag}"], out[f"rounds_se_{tag}"] = rounds[method, c_index]
             out[f"queries_{tag}"], out[f"queries_se_{tag}"] = queries[method, c_index]
+            out[f"queries_per_round_{tag}"] = float(np.mean(per[method]["qpr"]))
             gaps = np.asarray(per[method]["gap"])
             for r_index, value in enumerate(np.exp(np.log(np.maximum(gaps, 1e-300)).mean(axis=0))):
                 out[f"gap_{tag}_r{r_index:02d}"] = float(value)
