@@ -294,5 +294,8 @@ fig4_decays = fig4.claim(
     statement="FZooS's per-step cosine with ∇F decreases with the local step t within a round.",
     criterion=UpperBoundHolds("spearman_fzoos", "zero", over="every"),
     gating=False,
-    notes="Guide §5 check 29: negative Spearman correlation of the per-t mean cosine with t.",
+    notes="Guide §5 check 29: negative Spearman correlation of the per-t mean cosine with t. "
+    "The round is round 1, where FZooS's correction is zero (A1) and its GP history starts "
+    "empty: ∇μ improves while the history grows, which pulls the other way (Prop. C.1's decay "
+    "is about the correction, which only acts from round 2).",
 )
