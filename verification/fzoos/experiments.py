@@ -319,7 +319,8 @@ def fedzo_floor(params: dict[str, Any], seed: int) -> dict[str, float]:
         init=problem.global_optimum(), seed=run_seed,
     )  # fmt: skip
     grad = np.asarray(run.log.grad_norm2, dtype=float)
-    return {"floor": float(grad[-int(params["window"]) :].mean()), "eta": eta}
+    level = float(grad[-int(params["window"]) :].mean())
+    return {"floor": level, "log10_floor": float(np.log10(level)), "eta": eta}
 
 
 _FLOOR = {"N": 5, "T": 10, "C_max": 50.0, "noise": 1e-4}
@@ -344,7 +345,9 @@ floor = Measurement(
     "the stationary regime; η = 7/(100 β_max T) ≈ 1.1·10⁻⁴ with β_max the largest client "
     "smoothness at C = 50 (Theorem D.1's condition for every C; the step 1/(10βT) with F's β "
     "diverges at C = 50, whose clients are non-convex). Floor: mean ‖∇F(x_r)‖² over the last "
-    "100 rounds.",
+    "100 rounds; the claims judge log10 of it (the floor spans four decades over C, and its "
+    "spread across Dirichlet draws grows with its level: on the linear scale the Welch steps "
+    "at C = 0.5 → 5 were inconclusive with 4 replicates).",
 )
 
 _D1 = Citation("fzoos", "Theorem D.1")
@@ -353,7 +356,7 @@ floor_grows_with_c = floor.claim(
     source=_D1,
     statement="FedZO's long-run ‖∇F‖² floor increases with the heterogeneity C (G ∝ C²) at fixed "
     "Q and η.",
-    criterion=Monotone("C", "floor", direction="increasing"),
+    criterion=Monotone("C", "log10_floor", direction="increasing"),
     gating=False,
     notes="Guide §5 check 33: a monotone trend over C ∈ {0.5, 5, 50}, for each Q ∈ {5, 20, 80}.",
 )
@@ -362,7 +365,7 @@ floor_shrinks_with_q = floor.claim(
     source=_D1,
     statement="FedZO's long-run ‖∇F‖² floor decreases with the number Q of FD directions at fixed "
     "C and η.",
-    criterion=Monotone("Q", "floor", direction="decreasing"),
+    criterion=Monotone("Q", "log10_floor", direction="decreasing"),
     gating=False,
     notes="Guide §5 check 33: a monotone trend over Q ∈ {5, 20, 80}, for each C ∈ {0.5, 5, 50}.",
 )
