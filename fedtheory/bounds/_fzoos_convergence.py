@@ -208,7 +208,7 @@ register_terms(
         "(lemma_c11_rhs evaluates a whole log). The 22 is 2·11 from Σ_{τ<T}S^τ < 11T (62)."
     ),
     hypotheses=[T_GE_2, T_LE, ETA_DRIFT],
-    example={"eta": 0.05, "T": 4, "t": 3, "beta": 1.0, "xi": [0.5, 0.2, 0.1, 0.05], "gradF2": 1.0},
+    example={"eta": 0.05, "T": 2, "t": 2, "beta": 1.0, "xi": [0.5, 0.2], "gradF2": 1.0},
 )
 register_terms(
     "fzoos.lemmac11.s",
@@ -506,7 +506,7 @@ register_terms(
     statement=_THM2 + ", F α-strongly convex, η ≤ 1/(10βT): O(e^{−ηRT}D_0 + c^R√G + √(NG/M)), "
     "c = 1 − αηT/4.",
     hypotheses=[sp.Lt(alpha * eta * T, 4)],
-    example={**_T2, "alpha": 0.1, "D0": 1.0},
+    example={**_T2, "alpha": 4.0, "D0": 1.0},
     unjudged=_ORDER_NOTE,
 )
 register_terms(

@@ -27,7 +27,7 @@ depends on the log alone (no symbol of the bound):
 
 :func:`theorem_c1_sequences` makes both from the log. The discounted drift sums
 Σ_tΣ_{τ≤t}S^{t−τ}Ξ_{r+1,τ} are written in the expressions (S depends on T). Evaluating
-Theorem C.1 on a (51, 5, 10) log takes about a millisecond (a Python sum over 510 entries).
+Theorem C.1 on a (51, 5, 10) log takes 1–6 ms after the first call (Python sums over 510 entries).
 Lemma C.11 is registered for one client and one round (``xi[τ − 1] = Ξ_{r+1,τ}^{(i)}``);
 :func:`lemma_c11_rhs` evaluates it at every (r, i, t) of a log at once (vectorised numpy,
 the same formula; tests/test_fzoos_bounds.py checks the two agree).
