@@ -1,4 +1,4 @@
-"""The convergence statements of ``fzoos``: Lemma C.11, Theorem C.1, Theorem 2 and Appendix D.
+"""The convergence statements of ``fzoos``: Lemma C.11, Theorem C.1 and Theorem 2.
 
 Private to :mod:`fedtheory.bounds.fzoos`, which documents the notation and what the caller of
 the pathwise bounds measures (module docstring, "Pathwise statements").
@@ -16,11 +16,6 @@ id                                                  statement
 ``fzoos.thm2.<case>``                               endpoints (82c), (83c) with √d, (84c)
 ``fzoos.thm2.rounds.<case>`` (+ ``.corrected``)     R requirements; (i) with 1/(−ln c)
 ``fzoos.thm2.features`` / ``.convex``               M = O(NG/ε²) / O(NG/ε² + d²NG/ε⁴)
-``fzoos.lemmad1`` / ``.noise`` / ``.bias``          FD error (3n → d) / (85) / (86)
-``fzoos.propd1`` … ``fzoos.propd4``                 baseline disparities, printed O(1/Q)
-``fzoos.propd3.corrected``                          D.3 with 6β²Σ_i (no 1/N)
-``fzoos.propd1.explicit`` … ``propd3.explicit``     O(1/Q) as Lemma D.1's variance term
-``fzoos.thmd1``                                     FedZO: O(D_1/(ηRT) + Λ² + G + 1/Q)
 ==================================================  =============================================
 """
 
@@ -36,9 +31,6 @@ from fedtheory.bounds._fzoos_vocabulary import (
     ALPHA_LE_BETA,
     D0,
     D1,
-    DELTA_LT_1,
-    DISPARITY,
-    DISPARITY_TEX,
     EPS_LT_D0,
     EPS_LT_G,
     ETA_DRIFT,
@@ -47,7 +39,6 @@ from fedtheory.bounds._fzoos_vocabulary import (
     F_UNIT,
     GAP_MIN,
     GAP_MIN_TEX,
-    GRAD,
     GRAD2,
     GRAD_MIN,
     GRAD_MIN_TEX,
@@ -56,36 +47,23 @@ from fedtheory.bounds._fzoos_vocabulary import (
     T_GE_2,
     T_LE,
     X_UNIT,
-    C,
     D_eps,
     G,
-    Lam,
     M,
     N,
-    Q,
     R,
     T,
     Xi,
     Xi_sqrt,
     alpha,
     beta,
-    c_lip,
     d,
-    delta,
     diam,
-    drift,
-    drift_prev,
-    drift_sum,
-    eps_n,
     eta,
-    gamma_p,
-    gnorm2,
     gradF2,
-    lam,
     r0_index,
     register_terms,
     s_index,
-    sigma,
     t,
     t_index,
     x_ratio,
@@ -113,8 +91,10 @@ def _plain(j: sp.Expr) -> sp.Expr:
 
 
 def _discounted(j: sp.Expr) -> sp.Expr:
-    """Σ_{t≤T}Σ_{τ≤t}S^{t−τ}Σ_iΞ_{j+1,τ}^{(i)}."""
-    return sp.Sum(sp.Sum(S ** (_k - _s) * Xi[j * T + _s - 1], (_s, 1, _k)), (_k, 1, T))
+    """Σ_{t≤T}Σ_{τ≤t}S^{t−τ}Σ_iΞ_{j+1,τ}^{(i)}, summed over τ first: the weight of step τ is
+    Σ_{t=τ}^{T}S^{t−τ} = (S^{T−τ+1} − 1)/(S − 1) (one sum per round, and sympy expands it)."""
+    weight = (S ** (T - _s + 1) - 1) / (S - 1)
+    return sp.Sum(weight * Xi[j * T + _s - 1], (_s, 1, T))
 
 
 def _roots(j: sp.Expr) -> sp.Expr:
@@ -228,7 +208,7 @@ register_terms(
         "(lemma_c11_rhs evaluates a whole log). The 22 is 2·11 from Σ_{τ<T}S^τ < 11T (62)."
     ),
     hypotheses=[T_GE_2, T_LE, ETA_DRIFT],
-    example={"eta": 0.05, "T": 4, "t": 3, "beta": 1.0, "xi": [0.5, 0.2, 0.1, 0.05], "gradF2": 1.0},
+    example={"eta": 0.05, "T": 2, "t": 2, "beta": 1.0, "xi": [0.5, 0.2], "gradF2": 1.0},
 )
 register_terms(
     "fzoos.lemmac11.s",
@@ -291,7 +271,7 @@ register_terms(
     statement=(
         "With x = ηβT: H/(ηT) = 1 − 13x − 44x³. The proof claims H > 0.08ηT for x ≤ 0.07; "
         "at x = 0.07 it is 0.0749 (guide §6.15, check 22): H ≥ 0.08ηT needs x ≤ 0.06963, and "
-        "the printed constant 13 (≥ 1/H·ηT) needs x ≤ 0.0699."
+        "the printed constant 13 (≥ 1/H·ηT) needs x ≤ 0.06985."
     ),
     hypotheses=[sp.Le(x_ratio, sp.Rational(7, 100))],
     example={"x": 0.07},
@@ -484,7 +464,7 @@ register_terms(
     statement=(
         _NCVX + ": min_r‖∇F(x_r)‖² ≤ 13D_1/(ηRT) + (13/(ηRT))Σ_{r,i,t}[((0.14η + 1/(2βT))/N)Ξ "
         "+ (1.02η²β/N)Σ_τS^{t−τ}Ξ], as printed: 13 stands for ηT/H with H > 0.08ηT, false "
-        "for ηβT ∈ (0.0699, 0.07] (H = 0.0749ηT at 0.07, guide §6.15)." + _MEASURED
+        "for ηβT ∈ (0.06985, 0.07] (H = 0.0749ηT at 0.07, guide §6.15)." + _MEASURED
     ),
     hypotheses=[ETA_NONCONVEX, T_GE_2],
     example=_NCVX_EXAMPLE,
@@ -501,7 +481,7 @@ register_terms(
     quantity_latex=GRAD_MIN_TEX,
     statement=(
         _NCVX + ": the printed bound with 13 replaced by ηT/H = 1/(1 − 13x − 44x³), x = ηβT "
-        "(≤ 13 exactly when x ≤ 0.0699; 13.35 at x = 0.07)." + _MEASURED
+        "(≤ 13 exactly when x ≤ 0.06985; 13.35 at x = 0.07)." + _MEASURED
     ),
     hypotheses=[ETA_NONCONVEX, T_GE_2],
     example=_NCVX_EXAMPLE,
@@ -526,7 +506,7 @@ register_terms(
     statement=_THM2 + ", F α-strongly convex, η ≤ 1/(10βT): O(e^{−ηRT}D_0 + c^R√G + √(NG/M)), "
     "c = 1 − αηT/4.",
     hypotheses=[sp.Lt(alpha * eta * T, 4)],
-    example={**_T2, "alpha": 0.1, "D0": 1.0},
+    example={**_T2, "alpha": 4.0, "D0": 1.0},
     unjudged=_ORDER_NOTE,
 )
 register_terms(
@@ -580,7 +560,7 @@ register_terms(
 )
 register_terms(
     "fzoos.thm2.rounds.strongly-convex.corrected",
-    [sp.log(D0 / D_eps) / (eta * T), sp.log(sp.sqrt(G) / D_eps) / (-sp.log(_c))],
+    [sp.log(D0 / D_eps) / (eta * T), 4 * sp.log(sp.sqrt(G) / D_eps) / (alpha * eta * T)],
     kind="order-upper",
     unit=None,
     status="corrected",
@@ -589,7 +569,9 @@ register_terms(
     quantity_latex="R",
     statement=(
         _THM2 + ": each term of (82c) below ε/4 needs R ≳ ln(D_0/ε)/(ηT) + ln(√G/ε)/(−ln c), "
-        "c = 1 − αηT/4, and 1/(−ln c) ≈ 4/(αηT) ≥ 40 for η ≤ 1/(10βT)."
+        "c = 1 − αηT/4; 1/(−ln c) ∈ [(1 − y)/y, 1/y], y = αηT/4 ≤ 1/40, so up to the O(·) "
+        "constant the requirement is ln(D_0/ε)/(ηT) + 4ln(√G/ε)/(αηT) (≥ 40·ln(√G/ε) for "
+        "η ≤ 1/(10βT))."
     ),
     hypotheses=[EPS_LT_D0, EPS_LT_G, sp.Lt(alpha * eta * T, 4)],
     example={**_RND_EX, "alpha": 0.1},
@@ -642,199 +624,3 @@ register_terms(
     statement=_THM2 + ", F convex: M = O(NG/ε² + d²NG/ε⁴).",
     example={"N": 5, "G": 1.0, "epsilon": 0.1, "d": 10},
 )
-
-# ====================================================================== Appendix D
-_lam_expr = beta * lam * sp.sqrt(d) + eps_n * sp.sqrt(d) / lam
-_fd_var = (
-    3
-    * d
-    / (delta * Q)
-    * (3 * gnorm2 + beta**2 * lam**2 * (d + 2) * (d + 4) / 4 + 4 * eps_n**2 / lam**2)
-)
-_FD_EX = {"beta": 1.0, "lam": 0.01, "d": 10, "eps_n": 0.001, "delta": 0.1, "Q": 20, "gnorm2": 1.0}
-register_terms(
-    "fzoos.lemmad1",
-    [beta * lam * sp.sqrt(d), eps_n * sp.sqrt(d) / lam, sp.sqrt(_fd_var)],
-    kind="upper",
-    unit=GRAD,
-    status="corrected",
-    source=_cite("fzoos", "Lemma D.1 (Berahas et al. 2022, Thm 2.6) with “3n” read as d"),
-    quantity="‖Δ(x) − ∇f(x)‖ of the FD estimator (3), with probability ≥ 1 − δ",
-    quantity_latex=r"\Vert\Delta(x)-\nabla f(x)\Vert",
-    statement=(
-        "f β-smooth, u_q ~ N(0, I), sup|y − f| ≤ ε_n: ‖Δ − ∇f‖ ≤ βλ√d + ε_n√d/λ + √((3d/(δQ))"
-        "(3‖∇f(x)‖² + β²λ²(d + 2)(d + 4)/4 + 4ε_n²/λ²)); the paper's “3n” is d."
-    ),
-    hypotheses=[DELTA_LT_1],
-    example=_FD_EX,
-)
-register_terms(
-    "fzoos.lemmad1.noise",
-    [sp.sqrt(2 * sp.log(2 / delta)) * sigma],
-    kind="upper",
-    unit=F_UNIT,
-    source=_cite("fzoos", "Lemma D.1, remark (85)"),
-    quantity="|ζ| = |y − f| of one Gaussian observation, with probability ≥ 1 − δ",
-    quantity_latex=r"|y(x)-f(x)|",
-    statement=(
-        "(85): for ζ ~ N(0, σ²), |ζ| ≤ √(2ln(2/δ))σ with probability ≥ 1 − δ (the paper's ε, "
-        "taken as sup|y − f|: per query, not uniform over queries)."
-    ),
-    hypotheses=[DELTA_LT_1],
-    example={"delta": 0.1, "sigma": 0.01},
-)
-register_terms(
-    "fzoos.lemmad1.bias",
-    [_lam_expr, C / sp.sqrt(Q)],
-    kind="order-upper",
-    unit=None,
-    source=_cite("fzoos", "Lemma D.1, remark (86)"),
-    quantity="‖Δ(x) − ∇f(x)‖ with bounded gradients",
-    quantity_latex=r"\Vert\Delta(x)-\nabla f(x)\Vert",
-    statement=(
-        "(86): ‖Δ − ∇f‖ ≤ Λ + O(1/√Q), Λ = βλ√d + ε_n√d/λ — an error floor that no Q removes "
-        "(minimised at λ = √(ε_n/β), Λ = 2√(dβε_n))."
-    ),
-    example={k: v for k, v in _FD_EX.items() if k not in ("delta", "gnorm2")},
-)
-_PROPD = "with constant probability (FD estimates (3)), f_i β-smooth with bounded gradients"
-_C = C
-_PD_EX = {"Lam": 0.1, "G": 1.0, "Q": 20}
-register_terms(
-    "fzoos.propd1",
-    [4 * Lam**2, 2 * G, 4 * _C / Q],
-    kind="order-upper",
-    unit=None,
-    source=_cite("fzoos", "Proposition D.1 (FedZO)"),
-    quantity=DISPARITY + " of FedZO (87)",
-    quantity_latex=DISPARITY_TEX,
-    statement="FedZO, " + _PROPD + ": (1/N)ΣΞ ≤ 4Λ² + 2G + 4·O(1/Q).",
-    example=_PD_EX,
-)
-register_terms(
-    "fzoos.propd2",
-    [6 * Lam**2, 3 * G, 3 * gamma_p**2 * drift, 6 * _C / Q],
-    kind="order-upper",
-    unit=None,
-    source=_cite("fzoos", "Proposition D.2 (FedProx-ZO)"),
-    quantity=DISPARITY + " of FedProx-ZO (89)",
-    quantity_latex=DISPARITY_TEX,
-    statement="FedProx-ZO, " + _PROPD + ": ≤ 6Λ² + 3G + (3γ²/N)Σ_i‖x_{r,t−1}^{(i)} − x_{r−1}‖² + "
-    "6·O(1/Q).",
-    example={**_PD_EX, "gamma_p": 0.1, "drift": 0.5},
-)
-register_terms(
-    "fzoos.propd3",
-    [18 * Lam**2, 6 * beta**2 * drift_sum / N, 18 * _C / Q],
-    kind="order-upper",
-    unit=None,
-    source=_cite("fzoos", "Proposition D.3 (SCAFFOLD I)"),
-    quantity=DISPARITY + " of SCAFFOLD I (91)",
-    quantity_latex=DISPARITY_TEX,
-    statement="SCAFFOLD I, " + _PROPD + ": ≤ 18Λ² + (6β²/N)Σ_i‖x_{r,t−1}^{(i)} − x_{r−1}‖² + "
-    "18·O(1/Q) as printed; its proof ends with 6β²Σ_i (no 1/N, guide §6.22). No G: the γ = 1 "
-    "correction cancels heterogeneity at the anchor.",
-    example={"Lam": 0.1, "Q": 20, "beta": 1.0, "N": 5, "drift_sum": 0.5},
-)
-register_terms(
-    "fzoos.propd3.corrected",
-    [18 * Lam**2, 6 * beta**2 * drift_sum, 18 * _C / Q],
-    kind="order-upper",
-    unit=None,
-    status="corrected",
-    source=_cite("fzoos", "Proposition D.3 as its proof (92) ends (guide §6.22)"),
-    quantity=DISPARITY + " of SCAFFOLD I (91)",
-    quantity_latex=DISPARITY_TEX,
-    statement="SCAFFOLD I, " + _PROPD + ": ≤ 18Λ² + 6β²Σ_i‖x_{r,t−1}^{(i)} − x_{r−1}‖² + "
-    "18·O(1/Q), the drift summed, not averaged.",
-    example={"Lam": 0.1, "Q": 20, "beta": 1.0, "drift_sum": 0.5},
-)
-_a_d4 = d + 2 * sp.sqrt(d * sp.log(1 / delta) / Q) + 2 * sp.log(1 / delta) / Q
-register_terms(
-    "fzoos.propd4",
-    [18 * Lam**2, 24 * _a_d4 * c_lip**2 / (lam**2 * T) * drift_prev, 6 * _C / Q, 12 * _C / (T * Q)],
-    kind="order-upper",
-    unit=None,
-    source=_cite("fzoos", "Proposition D.4 (SCAFFOLD II)"),
-    quantity=DISPARITY + " of SCAFFOLD II",
-    quantity_latex=DISPARITY_TEX,
-    statement=(
-        "SCAFFOLD II with the directions u_q shared by every iteration and round and f_i "
-        "c-Lipschitz (printed ‘c-continuous’), " + _PROPD + ": ≤ 18Λ² + (24ac²/(λ²T))Σ_iΣ_τ"
-        "‖x_{r,t−1}^{(i)} − x_{r−1,τ−1}^{(i)}‖² + 6·O(1/Q) + 12·O(1/(TQ)), a = d + "
-        "2√(d ln(1/δ)/Q) + 2ln(1/δ)/Q."
-    ),
-    hypotheses=[DELTA_LT_1],
-    example={
-        "Lam": 0.1,
-        "Q": 20,
-        "d": 10,
-        "delta": 0.1,
-        "c_lip": 1.0,
-        "lam": 0.01,
-        "T": 10,
-        "drift_prev": 0.001,
-    },
-)
-_EXPLICIT = (
-    " The O(1/Q) is Lemma D.1's variance term (3d/(δQ))(3‖∇f‖² + β²λ²(d + 2)(d + 4)/4 + "
-    "4ε_n²/λ²) with ‖∇f‖² ≤ gnorm2 at every FD point and Λ = βλ√d + ε_n√d/λ (guide check 21); "
-    "each of the N FD estimates holds with probability ≥ 1 − δ."
-)
-_EX_EX = {**_FD_EX, "G": 1.0}
-_G_TERMS = {"fzoos.propd1.explicit": (4, 2), "fzoos.propd2.explicit": (6, 3)}
-register_terms(
-    "fzoos.propd1.explicit",
-    [4 * _lam_expr**2, 2 * G, 4 * _fd_var],
-    kind="upper",
-    unit=GRAD2,
-    status="derived",
-    source=_cite("fzoos", "Proposition D.1 with Lemma D.1's explicit terms (guide check 21)"),
-    quantity=DISPARITY + " of FedZO (87)",
-    quantity_latex=DISPARITY_TEX,
-    statement="FedZO: (1/N)ΣΞ ≤ 4Λ² + 2G + 4·var." + _EXPLICIT,
-    hypotheses=[DELTA_LT_1],
-    example=_EX_EX,
-)
-register_terms(
-    "fzoos.propd2.explicit",
-    [6 * _lam_expr**2, 3 * G, 3 * gamma_p**2 * drift, 6 * _fd_var],
-    kind="upper",
-    unit=GRAD2,
-    status="derived",
-    source=_cite("fzoos", "Proposition D.2 with Lemma D.1's explicit terms (guide check 21)"),
-    quantity=DISPARITY + " of FedProx-ZO (89)",
-    quantity_latex=DISPARITY_TEX,
-    statement="FedProx-ZO: ≤ 6Λ² + 3G + 3γ²·drift + 6·var." + _EXPLICIT,
-    hypotheses=[DELTA_LT_1],
-    example={**_EX_EX, "gamma_p": 0.1, "drift": 0.5},
-)
-register_terms(
-    "fzoos.propd3.explicit",
-    [18 * _lam_expr**2, 6 * beta**2 * drift_sum, 18 * _fd_var],
-    kind="upper",
-    unit=GRAD2,
-    status="derived",
-    source=_cite("fzoos", "Proposition D.3 (proof form) with Lemma D.1's terms (check 21)"),
-    quantity=DISPARITY + " of SCAFFOLD I (91)",
-    quantity_latex=DISPARITY_TEX,
-    statement="SCAFFOLD I: ≤ 18Λ² + 6β²Σ_i‖x_{r,t−1}^{(i)} − x_{r−1}‖² + 18·var." + _EXPLICIT,
-    hypotheses=[DELTA_LT_1],
-    example={k: v for k, v in {**_EX_EX, "drift_sum": 0.5}.items() if k != "G"},
-)
-register_terms(
-    "fzoos.thmd1",
-    [D1 / (eta * R * T), Lam**2, G, 1 / Q],
-    kind="order-upper",
-    unit=None,
-    source=_cite("fzoos", "Theorem D.1 (FedZO, non-convex)"),
-    quantity=GRAD_MIN + " of FedZO",
-    quantity_latex=GRAD_MIN_TEX,
-    statement=(
-        "FedZO, F β-smooth, η ≤ 7/(100βT), constant probability: min_r‖∇F(x_r)‖² ≤ "
-        "O(D_1/(ηRT) + Λ² + G + 1/Q) — a floor Λ² + G + 1/Q that no number of rounds removes."
-    ),
-    hypotheses=[ETA_NONCONVEX],
-    example={"D1": 1.0, "eta": 0.005, "beta": 1.0, "R": 50, "T": 10, "Lam": 0.1, "G": 1.0, "Q": 20},
-)
-del _G_TERMS

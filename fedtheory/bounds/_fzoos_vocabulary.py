@@ -179,7 +179,8 @@ diam = V.declare(
 )
 xi = V.declare(
     "xi",
-    "one client's disparities Ξ_{r+1,τ}^{(i)} = ‖ĝ_{r+1,τ−1}^{(i)} − ∇F(x_{r+1,τ−1}^{(i)})‖² of one "
+    "one client's disparities Ξ_{r+1,τ}^{(i)} = ‖ĝ_{r+1,τ−1}^{(i)} − ∇F(x_{r+1,τ−1}^{(i)})‖² "
+    "of one "
     "round, entry τ − 1 for step τ = 1, …, T",
     latex=r"\Xi",
     role="sequence",
@@ -352,12 +353,12 @@ def register_terms(
     return bound
 
 
-def _used(
-    expr: sp.Expr, hypotheses: Iterable[Any], example: dict[str, Any]
-) -> dict[str, Any]:
+def _used(expr: sp.Expr, hypotheses: Iterable[Any], example: dict[str, Any]) -> dict[str, Any]:
     """The entries of a shared example point that the bound uses (its symbols and sequences)."""
     relations = [getattr(h, "relation", h) for h in hypotheses]
-    names = {str(s) for s in expr.free_symbols} | {str(i.base.label) for i in expr.atoms(sp.Indexed)}
+    names = {str(s) for s in expr.free_symbols} | {
+        str(i.base.label) for i in expr.atoms(sp.Indexed)
+    }
     for relation in relations:
         names |= {str(s) for s in relation.free_symbols}
     return {key: value for key, value in example.items() if key in names}
@@ -411,7 +412,8 @@ def dimension_audit(
     list of (bound id, TermUnit)
         Only the inconsistent terms. On the registry: the Ξ term of Theorem C.1(i) as printed
         (the stray 1/α of (68a), guide §6.17) and the 4√d√Ξ/(NT) term of Theorem C.1(ii) as
-        printed (√d is the diameter of [0, 1]^d, a length, written as a count).
+        printed (√d is the diameter of [0, 1]^d, a length, written as a count), and γ* of (10) as
+        printed (eᵀc/‖c‖ has the unit of a gradient, not a number).
     """
     if bounds is None:
         chosen: list[Bound | str] = list(_AUDITS)

@@ -27,7 +27,7 @@ depends on the log alone (no symbol of the bound):
 
 :func:`theorem_c1_sequences` makes both from the log. The discounted drift sums
 Σ_tΣ_{τ≤t}S^{t−τ}Ξ_{r+1,τ} are written in the expressions (S depends on T). Evaluating
-Theorem C.1 on a (51, 5, 10) log takes about a millisecond (a Python sum over 510 entries).
+Theorem C.1 on a (51, 5, 10) log takes 1–6 ms after the first call (Python sums over 510 entries).
 Lemma C.11 is registered for one client and one round (``xi[τ − 1] = Ξ_{r+1,τ}^{(i)}``);
 :func:`lemma_c11_rhs` evaluates it at every (r, i, t) of a log at once (vectorised numpy,
 the same formula; tests/test_fzoos_bounds.py checks the two agree).
@@ -47,7 +47,7 @@ id                                                  statement
 ``fzoos.lemmac3.kernel`` / ``.gradient``            RFF: √(8ln(2/δ)/M), √(4V/(Mδ))
 ``fzoos.lemmac4`` / ``.squared``                    explicit (25) / (26) “O(1/M)”
 ``fzoos.lemmac5.young`` / ``.sum`` / ``.jensen``    (27) / (28) / (29)
-``fzoos.lemmac6.decay`` / ``.rho-lower``            ‖∂σ²_{r,t}‖ ≤ κρ_i^{(r−1)T+t} / ρ_i ≥ 1/(1 + 1/σ²)
+``fzoos.lemmac6.decay`` / ``.rho-lower``            ‖∂σ²‖ ≤ κρ_i^{(r−1)T+t} / ρ_i ≥ σ²/(1+σ²)
 ``fzoos.lemmac6.omega`` / ``.others`` / ``.own``    ω with ln(2NRT/δ) / (33) / (34)
 ``fzoos.propc1`` / ``.subtracted``                  Prop. C.1 (47) / its subtracted term ≤ ωκ/(e·d)
 ``fzoos.corc1.gamma``                               Cor. C.1's γ
@@ -55,8 +55,9 @@ id                                                  statement
 ``fzoos.lemmac10``                                  ‖∇f‖² ≤ 2β(f − f*)
 ==================================================  =============================================
 
-Lemma C.11, Theorem C.1, Theorem 2 and Appendix D live in
-:mod:`fedtheory.bounds._fzoos_convergence` (registered on import of this module). Not
+Lemma C.11, Theorem C.1 and Theorem 2 live in :mod:`fedtheory.bounds._fzoos_convergence`,
+Appendix D (Lemma D.1, Propositions D.1–D.4, Theorem D.1) in
+:mod:`fedtheory.bounds._fzoos_baselines` (both registered on import of this module). Not
 registered: Lemma C.7 (AᵀA and AAᵀ share non-zero eigenvalues: a fact, not a bound).
 """
 
@@ -64,6 +65,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from fedtheory.bounds import _fzoos_baselines  # noqa: F401  (registers Appendix D)
 from fedtheory.bounds._citation import Citation
 from fedtheory.bounds._fzoos_convergence import (
     EQ69_PRINTED,
