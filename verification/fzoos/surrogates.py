@@ -12,6 +12,19 @@
   bound/observed ratio is an output), and along nested histories (n doubling, M fixed) the
   squared error grows with n with a fitted exponent reported as ``n_exponent`` and judged
   against the bound's own log–log slope over the same n (the paper's O(n⁴ ln n)).
+* **Check 17 (the trajectory premise).** FZooS with the GP surrogate on the synthetic quadratics
+  (C = 5, d = 50 quick): at every round start x_{r−1} (the iterates a run records; every
+  client's first local step starts there) the relative GP error ‖∇μ − ∇f_i‖/‖∇f_i‖ read from
+  the run's log falls with the history size n (Spearman < −0.5), and once n ≥ d it beats a
+  fresh FD estimate with Q = 20 at ≥ 70% of those iterates. Gating; it could fail honestly.
+* **Check 14 (Theorem 1, measured).** FZooS on GP-sample problems
+  (:class:`~fedtheory.papers.fzoos.gp_samples.GPSampleFunctions`, 2000 features): at ≥ 90% of
+  the local steps of every run (1/N)Σ_iΞ ≤ ``fzoos.thm1.rho-max`` with ω (δ = 0.1), κ = 1/l²,
+  G (the problem's estimate), ε (the largest RFF error ‖∇μ̂ − ∇μ‖² of the previous round's
+  surrogates at the recorded visited points, rebuilt from the run's own histories and RFF
+  draw) and ρ_max (the largest one-step ratio of ‖Σ‖₂ at those points) all measured. The
+  bound is loose (median slack ≈ 10², from 4ωκ ≈ 4d with ρ ≈ 1), so only gross errors flip
+  it (a ×10 GP gradient does).
 """
 
 from __future__ import annotations
