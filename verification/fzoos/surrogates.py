@@ -106,9 +106,9 @@ lemmac4 = Measurement(
     experiment=rff_surrogate_error,
     sweeps={
         "smoke": Sweep(
-            grid={"M": [250, 1000, 4000], "n": [20]},
-            fixed={**_C4, "d": 5, "tests": 8},
-            replicates=8,
+            grid={"M": [1000, 4000, 16000], "n": [20]},
+            fixed={**_C4, "d": 5, "tests": 20},
+            replicates=16,
         ),
         "quick": Sweep(
             grid={"M": [1000, 4000, 16000], "n": [20, 160]},
@@ -183,9 +183,9 @@ growth = Measurement(
     experiment=rff_error_growth,
     sweeps={
         "smoke": Sweep(
-            grid={"M": [1000]},
-            fixed={**_C4, "d": 5, "tests": 8, "n_min": 10, "doublings": 2},
-            replicates=4,
+            grid={"M": [2000]},
+            fixed={**_C4, "d": 10, "tests": 8, "n_min": 20, "doublings": 3},
+            replicates=6,
         ),
         "quick": Sweep(
             grid={"M": [2000]},
@@ -273,7 +273,7 @@ trajectories = Measurement(
     id="fzoos/surrogates/gp-trajectory",
     experiment=trajectory_errors,
     sweeps={
-        "smoke": Sweep(grid={"d": [10]}, fixed={**_TRAJ, "R": 4, "T": 4}, replicates=1),
+        "smoke": Sweep(grid={"d": [50]}, fixed={**_TRAJ, "R": 4, "T": 5}, replicates=1),
         "quick": Sweep(grid={"d": [50]}, fixed={**_TRAJ, "R": 10, "T": 10}, replicates=3),
     },
     notes=(
