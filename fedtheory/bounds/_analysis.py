@@ -94,7 +94,10 @@ _BRANCHING = (sp.Min, sp.Max, sp.Piecewise)
 _NONSMOOTH = (sp.ceiling, sp.floor, sp.frac)
 #: Decimal digits used by the numeric paths.
 _DPS = 60
-#: Seconds a single sympy limit/solve may take before the numeric path takes over.
+#: CPU seconds (user time of the process) a single sympy limit/solve may take before the numeric
+#: path takes over. CPU time, not wall time: on a loaded machine a wall-clock limit cut sympy short
+#: and turned an exact exponent into a numeric one (ffgb.limit.square-floor in K: −2 became
+#: −2.00000 with 10 processes on 2 cores), so the answer depended on the load.
 SYMPY_TIME_LIMIT = 5.0
 
 
@@ -115,14 +118,15 @@ class _SympyTimeout(BaseException):
 
 @contextlib.contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
-    """Interrupt pure-Python sympy work after ``seconds`` (main thread on POSIX only).
+    """Interrupt pure-Python sympy work after ``seconds`` of the process's user CPU time
+    (``ITIMER_VIRTUAL``; main thread on POSIX only).
 
     Elsewhere (worker threads, Windows) no limit applies; sympy then simply runs to completion.
     """
     usable = (
         hasattr(signal, "setitimer")
         and threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN, None)
+        and signal.getsignal(signal.SIGVTALRM) in (signal.SIG_DFL, signal.SIG_IGN, None)
     )
     if not usable:
         yield
@@ -137,13 +141,13 @@ def _time_limit(seconds: float) -> Iterator[None]:
         if filename.startswith(_INTERRUPTIBLE):
             raise _SympyTimeout(f"sympy needed more than {seconds} s")
 
-    previous = signal.signal(signal.SIGALRM, _expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
+    previous = signal.signal(signal.SIGVTALRM, _expire)
+    signal.setitimer(signal.ITIMER_VIRTUAL, seconds, 0.05)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
 
 
 #: What sympy raises, besides ``NotImplementedError``, when an algorithm cannot go on: e.g.
