@@ -133,7 +133,7 @@ def _hurwitz_zeta(order: Any, a: Any) -> Any:
 MPMATH_NAMESPACE: dict[str, Any] = {
     "fedtheory_min": lambda *a: min(a),
     "fedtheory_max": lambda *a: max(a),
-    "fedtheory_harmonic": lambda n, order=1: mp_harmonic(n, order),
+    "fedtheory_harmonic": mp_harmonic,
 }
 
 

@@ -598,16 +598,6 @@ def noiseless(problem: GroupedQuadratics) -> GroupedQuadratics:
     )
 
 
-def _gamma_max(problem: GroupedQuadratics, lam: float, h_star: float) -> float:
-    """Γ_max = Σ_k p_k max_{c ∈ [1 − reach_k, 1 + reach_k]} |H* − c·b_k| of the repaired
-    Theorem 3.7 on the quadratics (as ``verification/gifair/theorem37.py`` measures it)."""
-    groups = problem.groups
-    p, b = groups.p, np.asarray(problem.offsets)
-    reach = lam * (groups.num_groups - 1) / (p * groups.client_group_sizes)
-    worst = np.maximum(np.abs(h_star - (1 + reach) * b), np.abs(h_star - (1 - reach) * b))
-    return float(p @ worst)
-
-
 def federated_outputs(
     problem: GroupedQuadratics, fracs: tuple[float, ...], rounds: int
 ) -> list[dict[str, float]]:
@@ -647,7 +637,7 @@ def federated_outputs(
             E=1,
             G2=g2,
             L=L,
-            Gamma_max=_gamma_max(twin, lam, optimum.value),
+            Gamma_max=twin.gamma_max(lam, optimum.value),
             sigma2_p2=0.0,
             eps=eps,
             mu=mu,

@@ -82,15 +82,13 @@ def constants(problem: Any, lam: float, theta_star: np.ndarray, h_star: float) -
     p, b = groups.p, np.asarray(problem.offsets)
     sigma2 = np.asarray(problem.noise_variance)
     c_frozen = groups.multipliers(lam, problem.client_values(theta_star))
-    reach = lam * (groups.num_groups - 1) / (p * groups.client_group_sizes)
-    worst = np.maximum(np.abs(h_star - (1 + reach) * b), np.abs(h_star - (1 - reach) * b))
     return {
         "L": float(consts["smoothness"]),
         "mu": float(consts["strong_convexity"]),
         "sigma2_p2": float(p**2 @ sigma2),
         "D0": float(theta_star @ theta_star),
         "H_star": h_star,
-        "Gamma_max": float(p @ worst),
+        "Gamma_max": problem.gamma_max(lam, h_star),
         "Gamma_max_frozen": float(p @ np.abs(h_star - c_frozen * b)),
         "Gamma_K": float(h_star - p @ (c_frozen * b)),
     }

@@ -165,6 +165,16 @@ class GroupedQuadratics:
             "noise_variance_max": float(self.noise_variance.max()),
         }
 
+    def gamma_max(self, lam: float, h_star: float) -> float:
+        """Γ_max = Σ_k p_k max_{c ∈ [1 − ρ_k, 1 + ρ_k]} |H* − c·b_k|, ρ_k = λ(d − 1)/(p_k|𝒜_{s_k}|):
+        Theorem 3.7's heterogeneity over every multiplier c_k GIFAIR-FL can give client k
+        (F_k* = b_k here), the worst case of the repaired bound (guide §3)."""
+        groups = self.groups
+        p, b = groups.p, np.asarray(self.offsets)
+        reach = lam * (groups.num_groups - 1) / (p * groups.client_group_sizes)
+        worst = np.maximum(np.abs(h_star - (1 + reach) * b), np.abs(h_star - (1 - reach) * b))
+        return float(p @ worst)
+
     # oracles -------------------------------------------------------------------------
 
     def _theta(self, theta: Any) -> np.ndarray:
