@@ -318,6 +318,9 @@ def _fzoos_update(
         value = zo_value(problem, i, x)
         if fd.noise > 0.0:
             value += fd.noise * _standard_normal(noise_key, 0)
+        if not math.isfinite(value):  # the iterate is finite but f_i overflowed: diverged
+            _diverge(log, r, t, i, s, x)
+            return
         for k in range(d):
             one[0, k] = x[k]
         one_value[0] = value
@@ -344,6 +347,9 @@ def _fzoos_update(
                 if fd.noise > 0.0:
                     value += fd.noise * _standard_normal(noise_key, 1 + a)
                 values[a] = value
+                if not math.isfinite(value):
+                    _diverge(log, r, t, i, s, x)
+                    return
             if gp_append(gp, active, values) != STATUS_OK:
                 _fail(rule, SOLVER_GP, r, t, i, s, x)
                 return
