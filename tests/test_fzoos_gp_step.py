@@ -203,3 +203,28 @@ def test_bad_input_is_refused_naming_the_rule(kwargs: dict[str, object], paramet
     with pytest.raises(ParameterError) as error:
         fzoos(_problem(), **settings)  # type: ignore[arg-type]
     assert error.value.parameter == parameter
+
+
+def test_query_history_is_the_queries_made() -> None:
+    # record=True keeps every client's queries: per local step the iterate then the n_active
+    # active points; the first query of each round is the round's server model, every value is
+    # f_i at its point (noiseless), and the RFF draw has the run's shape. A batch keeps none.
+    problem = _problem()
+    R, T, active = SMALL["rounds"], SMALL["local_steps"], SMALL["n_active"]
+    run = fzoos(problem, **SMALL | {"record": True})
+    history = run.history
+    assert history is not None and run.global_iterates is not None
+    m, d = problem.num_clients, problem.dimension
+    assert history.per_step == 1 + active
+    assert history.points.shape == (m, R * T * (1 + active), d)
+    assert history.frequencies.shape == (SMALL["num_features"], d)
+    for i in range(m):
+        for r in range(R):
+            first = history.points[i, r * T * (1 + active)]
+            np.testing.assert_array_equal(first, run.global_iterates[r])
+        expected = [problem.value(i, x) for x in history.points[i]]
+        np.testing.assert_allclose(history.values[i], expected, rtol=1e-13, atol=1e-15)
+    trajectory = fzoos(problem, **SMALL | {"record": True, "history": "trajectory"})
+    assert trajectory.history is not None and trajectory.history.per_step == 1
+    assert fzoos(problem, **SMALL).history is None
+    assert fzoos(problem, **SMALL | {"record": True, "replicates": 2}).history is None

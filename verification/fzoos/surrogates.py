@@ -29,8 +29,6 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -38,7 +36,6 @@ from scipy import stats as scipy_stats
 
 from fedtheory import bounds
 from fedtheory.bounds import Citation
-from fedtheory.papers.fzoos import algorithms as _algorithms
 from fedtheory.papers.fzoos.algorithms import fzoos
 from fedtheory.papers.fzoos.fd import finite_difference_gradient
 from fedtheory.papers.fzoos.gp import GaussianProcessSurrogate, se_gradient_bound, se_kappa
@@ -307,25 +304,6 @@ traj_fd = trajectories.claim(
 
 
 # ====================================================================== check 14
-@contextlib.contextmanager
-def _captured_surrogate() -> Iterator[list[Any]]:
-    """Keep the :class:`~fedtheory.papers.fzoos._fzoos_step.Surrogate` that :func:`fzoos`
-    builds, to read the clients' w histories (points, values, the RFF draw) after the run.
-    (The runner exposes no history; this wraps the constructor only for the call.)"""
-    captured: list[Any] = []
-    original = _algorithms.Surrogate
-
-    def build(**fields: Any) -> Any:
-        captured.append(original(**fields))
-        return captured[-1]
-
-    _algorithms.Surrogate = build  # type: ignore[misc,assignment]
-    try:
-        yield captured
-    finally:
-        _algorithms.Surrogate = original  # type: ignore[misc]
-
-
 def _spectral(gp: GaussianProcessSurrogate, x: np.ndarray) -> float:
     return float(np.linalg.eigvalsh(gp.gradient_covariance(x))[-1])
 
@@ -345,18 +323,18 @@ def theorem1_measured(params: dict[str, Any], seed: int) -> dict[str, float]:
         d=d, N=N, C=float(params["C"]), features=int(params["features"]),
         seed=int(rng.integers(2**31)),
     )  # fmt: skip
-    with _captured_surrogate() as captured:
-        run = fzoos(
-            problem, rounds=R, local_steps=T, step_size=float(params["eta"]), clip=True,
-            seed=int(rng.integers(2**31)), record=True, num_features=int(params["M"]),
-            n_active=active,
-        )  # fmt: skip
-    surrogate = captured[0]
+    run = fzoos(
+        problem, rounds=R, local_steps=T, step_size=float(params["eta"]), clip=True,
+        seed=int(rng.integers(2**31)), record=True, num_features=int(params["M"]),
+        n_active=active,
+    )  # fmt: skip
+    surrogate = run.history  # the query histories and the RFF draw (record=True)
+    assert surrogate is not None
     assert run.global_iterates is not None and run.local_iterates is not None
     visited = np.concatenate([run.global_iterates, run.local_iterates.reshape(-1, d)])
     rff = RandomFourierFeatures(d, int(params["M"]), lengthscale=surrogate.lengthscale)
-    rff.frequencies, rff.phases = surrogate.frequencies[0], surrogate.phases[0]
-    per_step = 1 + active
+    rff.frequencies, rff.phases = surrogate.frequencies, surrogate.phases
+    per_step = surrogate.per_step
     eps = np.zeros(R)  # eps[r] = ε of the surrogates after round r (index 0: none)
     rho = 0.0
     for i in range(N):

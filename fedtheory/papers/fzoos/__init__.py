@@ -44,7 +44,7 @@ from fedtheory.papers.fzoos.problems import (
     random_quadratics,
 )
 from fedtheory.papers.fzoos.rff import RandomFourierFeatures
-from fedtheory.papers.fzoos.runs import TheoremLog, ZerothOrderLog, ZerothOrderRun
+from fedtheory.papers.fzoos.runs import QueryHistory, TheoremLog, ZerothOrderLog, ZerothOrderRun
 from fedtheory.papers.fzoos.substitutes import attack_substitute, metric_substitute
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "GPSampleFunctions",
     "GaussianProcessSurrogate",
     "NonconvexSines",
+    "QueryHistory",
     "RandomFourierFeatures",
     "SyntheticQuadratics",
     "TheoremLog",

@@ -29,11 +29,12 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 
+from fedtheory._arrays import readonly
 from fedtheory._checks import check_int, check_real
 from fedtheory._seeds import Seed
 from fedtheory.algorithms.trace import Trace
@@ -58,7 +59,7 @@ from fedtheory.papers.fzoos._inputs import (
 )
 from fedtheory.papers.fzoos.gp import gp_state
 from fedtheory.papers.fzoos.rff import rff_scale
-from fedtheory.papers.fzoos.runs import ZerothOrderLog, ZerothOrderRun
+from fedtheory.papers.fzoos.runs import QueryHistory, ZerothOrderLog, ZerothOrderRun
 from fedtheory.papers.fzoos.steps import (
     FZOOS,
     METHODS,
@@ -656,7 +657,19 @@ def _gp_run(
         "history": kept,
         "neighbours": neighbours,
     }
-    return _wrap("fzoos", common, out, log, hyper)
+    run = _wrap("fzoos", common, out, log, hyper)
+    if not (common.record and common.replicates is None):
+        return run
+    history = QueryHistory(
+        points=readonly(surrogate.points, None),
+        values=readonly(surrogate.values, None),
+        per_step=1 + active if kept == "all" else 1,
+        frequencies=readonly(frequencies[0], None),
+        phases=readonly(phases[0], None),
+        lengthscale=scale_l,
+        noise=variance,
+    )
+    return replace(run, history=history)
 
 
 def _raise_for_solver(surrogate: Surrogate, variance: float) -> None:

@@ -116,6 +116,40 @@ class ZerothOrderLog:
 
 
 @dataclass(frozen=True, eq=False)
+class QueryHistory:
+    """FZooS's query histories and random-feature draw, for rebuilding its surrogates.
+
+    Kept by :func:`~fedtheory.papers.fzoos.algorithms.fzoos` with ``record=True`` for a single
+    run (a batch keeps none: the buffers are reused per replicate). With them a caller rebuilds
+    any client's GP surrogate μ_{r,t}^{(i)} of (4)–(5) after any number of queries (the first
+    r·T·per_step rows are the history at the end of round r) and its RFF weights w of (6)
+    (Shu et al., App. B; guide §2.3–2.4, decision A7).
+
+    Attributes
+    ----------
+    points : numpy.ndarray
+        ``(N, n, d)``: each client's queried points in query order (per local step the iterate,
+        then the ``n_active`` active points when ``history="all"``).
+    values : numpy.ndarray
+        ``(N, n)``: the observed (noisy) values at ``points``.
+    per_step : int
+        Rows per local step: 1 + n_active (``history="all"``) or 1.
+    frequencies, phases : numpy.ndarray
+        The RFF draw V ``(M, d)`` and b ``(M,)`` shared by the clients.
+    lengthscale, noise : float
+        l of the SE kernel and the GP noise variance σ².
+    """
+
+    points: np.ndarray
+    values: np.ndarray
+    per_step: int
+    frequencies: np.ndarray
+    phases: np.ndarray
+    lengthscale: float
+    noise: float
+
+
+@dataclass(frozen=True, eq=False)
 class ZerothOrderRun:
     """Result of a runner of :mod:`fedtheory.papers.fzoos.algorithms`.
 
@@ -138,6 +172,8 @@ class ZerothOrderRun:
         With ``record=True``: the clients' models after every round, ``(R + 1, N, d)``.
     hyperparameters : dict[str, Any]
     replicates : int or None
+    history : QueryHistory or None
+        FZooS with ``record=True``, a single run: the query histories and the RFF draw.
     """
 
     algorithm: str
@@ -149,6 +185,7 @@ class ZerothOrderRun:
     local_iterates: np.ndarray | None
     hyperparameters: dict[str, Any]
     replicates: int | None = None
+    history: QueryHistory | None = None
 
     @property
     def rounds(self) -> int:
