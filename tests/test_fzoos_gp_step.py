@@ -51,6 +51,7 @@ def _problem(m: int = 2, d: int = 4, seed: int = 3) -> problems.Quadratics:
         {},
         {"correction": "fixed_vector", "history": "trajectory", "noise": 0.1},
         {"optimizer": "adam", "clip": True, "gamma": 1.0, "gp_noise": 1e-3},
+        {"n_cand": 3},  # every candidate taken: no ranking (the guide's §4.8 prototype)
     ],
 )
 def test_one_run_equals_the_numpy_algorithm_2(variant: dict[str, object]) -> None:
@@ -61,11 +62,12 @@ def test_one_run_equals_the_numpy_algorithm_2(variant: dict[str, object]) -> Non
     gamma = variant.get("gamma", "1/t")
     gammas = np.full((R, T), gamma) if gamma == 1.0 else np.tile(1.0 / np.arange(1, T + 1), (R, 1))
     noise = float(variant.get("noise", 0.0))  # type: ignore[arg-type]
+    candidates = int(variant.get("n_cand", SMALL["n_cand"]))  # type: ignore[call-overload]
     expected = twin.fzoos_run(
         problem, x0, rounds=R, T=T, eta=SMALL["step_size"], sigma=noise, seed=SMALL["seed"],
         gammas=gammas, lengthscale=1.0,
         noise=float(variant.get("gp_noise", max(1e-4, noise**2))),  # type: ignore[arg-type]
-        M=SMALL["num_features"], n_active=SMALL["n_active"], n_cand=SMALL["n_cand"],
+        M=SMALL["num_features"], n_active=SMALL["n_active"], n_cand=candidates,
         box=SMALL["box"], history_all=variant.get("history", "all") == "all",
         anchored=variant.get("correction") == "fixed_vector",
         adam=(0.9, 0.999, 1e-8) if variant.get("optimizer") == "adam" else None,

@@ -77,8 +77,11 @@ def fzoos_run(
                             for c in range(n_cand)
                         ]
                     )
-                    scores = gp.trace_uncertainty(np.array(X[i]), cand, lengthscale, noise)
-                    order = sorted(range(n_cand), key=lambda c: (-scores[c], c))[:n_active]
+                    if n_active == n_cand:  # every candidate is taken, in drawing order
+                        order = list(range(n_cand))
+                    else:
+                        scores = gp.trace_uncertainty(np.array(X[i]), cand, lengthscale, noise)
+                        order = sorted(range(n_cand), key=lambda c: (-scores[c], c))[:n_active]
                     for a, c in enumerate(order):
                         ya = problem.value(i, cand[c]) + (
                             sigma * standard_normal(nk, 1 + a) if sigma > 0 else 0.0

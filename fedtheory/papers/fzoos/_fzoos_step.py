@@ -335,11 +335,15 @@ def _fzoos_update(
                 for k in range(d):
                     u = _uniform(directions, c * d + k)
                     candidates[c, k] = x[k] + box * (2.0 * u - 1.0)
-            if surrogate.neighbours > 0:
+            if n_active == n_cand:  # every candidate is taken: no ranking (nor sync of K⁻¹)
+                for a in range(n_active):
+                    picks[a] = a
+            elif surrogate.neighbours > 0:
                 gp_trace_uncertainty_local(gp, candidates, x, surrogate.neighbours, scores)
+                top_k(scores, n_active, picks)
             else:
                 gp_trace_uncertainty(gp, candidates, scores)
-            top_k(scores, n_active, picks)
+                top_k(scores, n_active, picks)
             for a in range(n_active):
                 for k in range(d):
                     active[a, k] = candidates[picks[a], k]
