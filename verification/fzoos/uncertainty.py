@@ -14,8 +14,10 @@ Corollary C.1's γ (reading guide §3 "Lemma C.6", "Theorem 1", "Proposition C.1
   σ²)·Σ by Cauchy–Schwarz); ρ_max, the worst ratio, is 1 up to rounding whenever d ≥ 2 (the
   first steps have n < d; guide §0.4, §6.1), and then ‖Σ_n(x)‖₂ ≤ κρ_max^n
   (``fzoos.lemmac6.decay`` with (r − 1)T + t = n, one query per step) is the trivial
-  ‖Σ_n‖₂ ≤ κ. Only d = 1 gives ρ_max < 1 and a decay bound with content. The trace of Σ_n
-  decreases at every query (the figure ``fzoos_rho``).
+  ‖Σ_n‖₂ ≤ κ. Measured: ρ_max = 1 at d = 1 too — the first query sits at x_0, and for a
+  stationary kernel f(x) and ∇f(x) are uncorrelated, so Σ_1(x_0) = Σ_0(x_0): the decay bound
+  has no content in any d (it still fails if κ or the exponent's sign were wrong). The trace
+  of Σ_n decreases at every query away from the evaluation point (the figure ``fzoos_rho``).
 * **(33) and (34) with the exact ω** (``fzoos/uncertainty/lemmac6-draws``; check 14's way of
   measuring ε). Per draw a fresh GP-sample problem (:class:`GPSampleFunctions`, N = 5, C = 1,
   l = 1, 4000 features) and fresh RFF (M = 1000, independent of the problem); every client j
@@ -247,7 +249,8 @@ decay_claim = histories.claim(
     bound=DECAY,
     notes=(
         "decay_ratio = max over n, x of ‖∂σ²_n(x)‖/(κρ_max^n) from the registered bound; it "
-        "holds by telescoping when the bound is right, and it is 1 exactly for d ≥ 2 (n < d)."
+        "holds by telescoping when the bound is right, and it is 1 exactly (ρ_max = 1 in every "
+        "d measured, d = 1 included: a query at x leaves Σ(x) unchanged)."
     ),
 )
 
