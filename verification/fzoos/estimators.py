@@ -1,5 +1,5 @@
 """The GP gradient surrogate and the random Fourier features of FZooS (reading guide §5 C,
-checks 15, 16 and 18; Lemmas C.1, C.3 and the ρ structure of Lemma C.6 / §6).
+checks 15 and 18; Lemmas C.1 and C.3).
 
 * **Check 15 (Lemma C.1, calibration).** f ~ GP(0, SE) with l = 1 is sampled *jointly* at n
   history points and in its gradient at a test point x (the derivative covariances of the SE
@@ -8,9 +8,8 @@ checks 15, 16 and 18; Lemmas C.1, C.3 and the ρ structure of Lemma C.6 / §6).
   ∇μ(x) and Σ(x). Then e = ∇μ − ∇f | 𝒟 ~ N(0, Σ) exactly, so s = eᵀΣ⁻¹e ~ χ²_d: a KS test of
   ``draws`` values of s against χ²_d must not reject at 1%, and ‖e‖² > ω‖Σ‖₂ (the registered
   ``fzoos.lemmac1``) must have probability ≤ δ (one-sided Clopper–Pearson at 95%).
-* **Check 16 (ρ structure).** For n < d history points ‖Σ_n(x)‖₂ = κ = 1/l² exactly (Σ_n
-  subtracts a rank-n matrix from I/l²) while tr Σ_n(x) strictly decreases with n: the spectral
-  ratio ρ_i of Lemma C.6 is 1 until n ≥ d (guide §6; erratum 25).
+* **Check 16 (ρ structure)** lives in uncertainty.py with the rest of Lemma C.6 (its claim ids
+  ``fzoos/estimators/spectral-norm-stays-kappa`` and ``…/trace-decreases`` are kept).
 * **Check 18 (Lemma C.3).** For the SE kernel (d = 10, l = 1) and one pair (x, x′) per feature
   draw, |φ(x)ᵀφ(x′) − k| ≤ √(8ln(2/δ)/M) and ‖∇φ(x)ᵀφ(x′) − ∇_xk‖ ≤ √(4V/(Mδ)), V = d/l², each
   with failure probability ≤ δ (Clopper–Pearson), and the RMS kernel error decays like M^{−1/2}.
@@ -31,7 +30,6 @@ from fedtheory.bounds import Citation
 from fedtheory.papers.fzoos.gp import GaussianProcessSurrogate, se_kernel_gradient
 from fedtheory.papers.fzoos.rff import RandomFourierFeatures
 from fedtheory.verify import (
-    Identity,
     LowerBoundHolds,
     Measurement,
     RateExponent,
@@ -42,7 +40,6 @@ from fedtheory.verify import (
 LEMMAC1 = bounds.get("fzoos.lemmac1")
 LEMMAC3_KERNEL = bounds.get("fzoos.lemmac3.kernel")
 LEMMAC3_GRADIENT = bounds.get("fzoos.lemmac3.gradient")
-LEMMAC6 = bounds.get("fzoos.lemmac6.decay")
 
 LEVEL = 0.95  # one-sided confidence level of the binomial tests
 
@@ -129,61 +126,6 @@ omega_claim = calibration.claim(
     criterion=UpperBoundHolds("freq_high", "delta", over="every"),
     bound=LEMMAC1,
     notes="One-sided Clopper–Pearson upper limit of the failure rate at 95% must be ≤ δ.",
-)
-
-
-# ====================================================================== check 16
-def rho_structure(params: dict[str, Any], seed: int) -> dict[str, float]:
-    """Add n = 1 … d − 1 points near x one by one: max |‖Σ_n(x)‖₂ − 1/l²| and the largest
-    change of tr Σ_n(x) from n − 1 to n (n = 0 is I/l², trace d/l²)."""
-    d, scale = int(params["d"]), float(params["lengthscale"])
-    rng = np.random.default_rng(seed)
-    x = rng.uniform(0.0, 1.0, d)
-    gp = GaussianProcessSurrogate(d, lengthscale=scale, noise=float(params["noise"]))
-    previous, worst, largest_step = d / scale**2, 0.0, -np.inf
-    for _ in range(d - 1):
-        step = float(params["spread"]) * scale / np.sqrt(d)
-        gp.add((x + step * rng.standard_normal(d))[None, :], [0.0])
-        cov = gp.gradient_covariance(x)
-        worst = max(worst, abs(float(np.linalg.eigvalsh(cov)[-1]) - 1.0 / scale**2))
-        trace = float(np.trace(cov))
-        largest_step, previous = max(largest_step, trace - previous), trace
-    return {"spectral_gap": worst, "zero": 0.0, "trace_step": largest_step}
-
-
-_RHO = {"noise": 0.01, "spread": 0.3}
-rho = Measurement(
-    id="fzoos/estimators/rho-structure",
-    experiment=rho_structure,
-    sweeps={
-        "smoke": Sweep(grid={"d": [5]}, fixed={**_RHO, "lengthscale": 1.0}, replicates=2),
-        "quick": Sweep(
-            grid={"d": [5, 20, 50], "lengthscale": [0.5, 1.0]}, fixed=_RHO, replicates=4
-        ),
-    },
-    notes=(
-        "History points x + 0.3·(l/√d)·N(0, I) added one at a time up to n = d − 1, noise "
-        "σ² = 0.01, SE kernel with l ∈ {0.5, 1}; κ = 1/l² (guide check 8)."
-    ),
-)
-rho_claim = rho.claim(
-    id="fzoos/estimators/spectral-norm-stays-kappa",
-    source=Citation("fzoos", "Lemma C.6 / Proposition C.1 (guide §6, erratum 25)"),
-    statement=(
-        "While n < d the posterior gradient covariance keeps ‖Σ_n(x)‖₂ = κ = 1/l² at every x, so "
-        "the spectral ratio ρ_i of Lemma C.6 is 1."
-    ),
-    criterion=Identity("spectral_gap", "zero", atol=1e-8, over="every"),
-    bound=LEMMAC6,
-    notes="Guide check 16: it fails only if the GP code is wrong.",
-)
-trace_claim = rho.claim(
-    id="fzoos/estimators/trace-decreases",
-    source=Citation("fzoos", "Lemma C.6 (trace reading, ambiguity A4)"),
-    statement="tr Σ_n(x) strictly decreases with every added query, also while n < d.",
-    criterion=UpperBoundHolds("trace_step", "zero", over="every"),
-    bound=LEMMAC6,
-    notes="Guide check 16; `trace_step` is the largest tr Σ_n − tr Σ_{n−1} (must be < 0).",
 )
 
 
