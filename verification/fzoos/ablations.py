@@ -120,7 +120,7 @@ def _slices(points: list[dict[str, Any]], replicates: int | None = None) -> dict
 
 
 runs = Measurement(
-    id="fzoos/fig56/ablation-runs",
+    id="fzoos/ablations/runs",
     experiment=ablation_run,
     notes="Synthetic quadratics (98), quick: d = 20, N = 5, R = 12, 3 replicates per point "
     "(each its own Dirichlet draw and x_0 ~ U[0,1]^d); Adam η = 0.01, unclipped; FZooS with "
@@ -135,7 +135,7 @@ _FIG6 = Citation("fzoos", "App. F.1, Figure 6")
 _T_POINTS = [_point(5.0, T=T) for T in (5, 10, 20)]
 
 fig5_rounds = runs.claim(
-    id="fzoos/fig5/rounds-decrease-with-t",
+    id="fzoos/ablations/fig5-rounds-decrease-with-t",
     source=_FIG5,
     statement="At fixed η, FZooS needs fewer rounds to reach F − F* ≤ 10⁻²(F(x_0) − F*) as the "
     "number of local updates T grows over {5, 10, 20}.",
@@ -145,7 +145,7 @@ fig5_rounds = runs.claim(
     notes="Guide §5 check 30, at C = 5 (Fig. 5's C is not stated).",
 )
 fig5_sublinear = runs.claim(
-    id="fzoos/fig5/sublinear-in-t",
+    id="fzoos/ablations/fig5-sublinear-in-t",
     source=_FIG5,
     statement="The improvement is smaller than the growth of T: rounds(T)/rounds(T′) < T′/T, "
     "i.e. the local steps T·rounds needed to reach the threshold increase with T.",
@@ -157,7 +157,7 @@ fig5_sublinear = runs.claim(
 )
 
 fig6a_m_helps = runs.claim(
-    id="fzoos/fig6a/gap-decreases-with-m",
+    id="fzoos/ablations/fig6a-gap-decreases-with-m",
     source=_FIG6,
     statement="At C = 50, FZooS's final gap decreases as the number M of random features grows "
     "over {250, 1000, 4000}.",
@@ -170,7 +170,7 @@ fig6a_m_helps = runs.claim(
 _LENGTH_POINTS = [_point(C, length=f) for C in (0.5, 5.0) for f in (0, 1)]
 _VECTOR_POINTS = [_point(C, vector=f) for C in (0.5, 5.0) for f in (0, 1)]
 fig6b_length = runs.claim(
-    id="fzoos/fig6b/adaptive-length-helps",
+    id="fzoos/ablations/fig6b-adaptive-length-helps",
     source=_FIG6,
     statement="For C ≤ 5 (C ∈ {0.5, 5}), FZooS with the adaptive length γ = 1/t reaches a "
     "lower final gap than with the fixed length γ = 1.",
@@ -180,7 +180,7 @@ fig6b_length = runs.claim(
     notes="Guide §5 check 31b; both with the adaptive vector. fixed_length = 0: γ = 1/t; 1: γ = 1.",
 )
 fig6b_vector = runs.claim(
-    id="fzoos/fig6b/adaptive-vector-helps",
+    id="fzoos/ablations/fig6b-adaptive-vector-helps",
     source=_FIG6,
     statement="For C ≤ 5 (C ∈ {0.5, 5}), FZooS with the adaptive correction vector "
     "(x′ = x″ = x_{r,t−1}) reaches a lower final gap than with the fixed vector x′ = x″ = x_{r−1}.",
@@ -190,7 +190,7 @@ fig6b_vector = runs.claim(
     notes="Guide §5 check 31b; both with γ = 1/t.",
 )
 fig6b_caveat = runs.claim(
-    id="fzoos/fig6b/fixed-vector-wins-at-c50",
+    id="fzoos/ablations/fig6b-fixed-vector-wins-at-c50",
     source=_FIG6,
     statement="At C = 50 (with M = 1000), FZooS with the fixed correction vector "
     "x′ = x″ = x_{r−1} reaches a lower final gap than with the adaptive one (γ = 1/t for both): "
@@ -198,10 +198,22 @@ fig6b_caveat = runs.claim(
     criterion=Monotone("fixed_vector", "log10_plateau", direction="decreasing"),
     sweeps=_slices([_point(50.0, vector=f) for f in (0, 1)]),
     gating=False,
-    notes="Guide §5 check 31b. The paper explains it by the fixed vector's smoothness; the "
-    "guide's prototype (§4.8) found instead that γ = 1 rescues C = 50 — the fixed-length run "
-    "at C = 50 is measured too (in the figure) but not judged here.",
+    notes="Guide §5 check 31b. The paper's explanation (the fixed vector stays good along a long "
+    "horizon thanks to F's smoothness) is about the vector, so γ = 1/t is kept.",
 )
+fig6b_caveat_length = runs.claim(
+    id="fzoos/ablations/fig6b-fixed-length-wins-at-c50",
+    source=_FIG6,
+    statement="At C = 50 (with M = 1000), FZooS with the fixed correction length γ = 1 reaches a "
+    "lower final gap than with γ = 1/t (adaptive vector for both): the other reading of the "
+    "paper's caveat ('fixed gradient correction outperforms ... adaptive').",
+    criterion=Monotone("fixed_length", "log10_plateau", direction="decreasing"),
+    sweeps=_slices([_point(50.0, length=f) for f in (0, 1)]),
+    gating=False,
+    notes="Guide §5 check 31b ('the fixed-correction variant beats γ = 1/t') and §4.8 (the "
+    "prototype's γ = 1 run was the only FZooS run that converged at C = 50).",
+)
+
 
 # ====================================================== check 31a (second half): M ≥ 1000 at C ≤ 5
 
@@ -229,7 +241,7 @@ def moderate_m(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 _MODERATE = {"C": 5.0, "T": 10, "fixed_length": 0, "fixed_vector": 0}
 moderate = Measurement(
-    id="fzoos/fig6a/moderate-m-runs",
+    id="fzoos/ablations/moderate-m-runs",
     experiment=moderate_m,
     sweeps={
         "smoke": Sweep(
@@ -241,12 +253,12 @@ moderate = Measurement(
             fixed={**_FIXED["quick"], "seeds": 3},
         ),
     },
-    notes="As fzoos/fig56/ablation-runs (d = 20, N = 5, R = 12, T = 10, Adam η = 0.01, γ = 1/t, "
+    notes="As fzoos/ablations/runs (d = 20, N = 5, R = 12, T = 10, Adam η = 0.01, γ = 1/t, "
     "adaptive vector), C = 5, 3 paired problems: M = 1000 and M = 4000 on the same Dirichlet "
     "draw, x_0 and run seed.",
 )
 fig6a_moderate = moderate.claim(
-    id="fzoos/fig6a/moderate-m-suffices",
+    id="fzoos/ablations/fig6a-moderate-m-suffices",
     source=_FIG6,
     statement="For C ≤ 5 (here C = 5), FZooS's final gap with M = 1000 random features is "
     "within 2 SE of that with M = 4000.",
@@ -267,7 +279,7 @@ C_EXPONENT = 2.0 * float(_THM2.exponent("G").power)
 _THM2_SOURCE = Citation("fzoos", "Theorem 2(i), endpoint (82c)")
 
 thm2_m = runs.claim(
-    id="fzoos/thm2/plateau-vs-m",
+    id="fzoos/ablations/thm2-plateau-vs-m",
     source=_THM2_SOURCE,
     bound=_THM2,
     statement="At C = 50, FZooS's final plateau scales like the √(NG/M) term of Theorem 2: the "
@@ -283,7 +295,7 @@ thm2_m = runs.claim(
     "of (82c) do not depend on M but are not negligible at R = 12, which flattens the slope.",
 )
 thm2_c = runs.claim(
-    id="fzoos/thm2/plateau-vs-c",
+    id="fzoos/ablations/thm2-plateau-vs-c",
     source=_THM2_SOURCE,
     bound=_THM2,
     statement="At M = 1000, FZooS's final plateau grows like √G ∝ C: the log-log slope of the "
