@@ -141,7 +141,7 @@ def _panel_gamma(ax, results: Mapping[str, ClaimResult]) -> None:  # type: ignor
         f"\nC = 50: fixed vector better {_outcome(results, 'fig6b-fixed-vector-wins-at-c50')}, "
         f"γ = 1 better {_outcome(results, 'fig6b-fixed-length-wins-at-c50')}"
         f"\nThm 2 slope in C 1 ± 1/2: {_outcome(results, 'thm2-plateau-vs-c')}",
-        fontsize=9.5,
+        fontsize=8.8,
     )
     ax.legend(fontsize=8.5, frameon=False)
 
