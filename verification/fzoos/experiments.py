@@ -44,13 +44,13 @@ from fedtheory.papers.fzoos.algorithms import fedprox_zo, fedzo, fzoos, scaffold
 from fedtheory.papers.fzoos.problems import SyntheticQuadratics
 from fedtheory.papers.fzoos.runs import ZerothOrderRun
 from fedtheory.verify import LowerBoundHolds, Measurement, Monotone, Sweep, UpperBoundHolds
+from verification.fzoos._fig_common import mean_se as _stats
+from verification.fzoos._fig_common import to_threshold as _to_threshold
 
 #: The methods of Fig. 1, in the paper's legend order.
 METHODS = ("fedzo", "fedprox", "scaffold1", "scaffold2", "fzoos")
 #: FedProx-ZO's proximal coefficient (B3: the paper gives none; the benchmark's value).
 MU_PROX = 0.1
-#: Threshold of check 28: F − F* ≤ THRESHOLD·(F(x_0) − F*).
-THRESHOLD = 1e-2
 #: FZooS settings for the reduced scale (module docstring).
 FZOOS_SETTINGS = {"neighbours": 60, "num_features": 250, "gamma": "1/t"}
 #: The smallest margin that counts as "non-overlapping" for the strict claims (b)–(e): ties
@@ -71,25 +71,6 @@ def _run(
     if method == "fedprox":
         return fedprox_zo(problem, MU_PROX, **FD_SETTINGS, **common)
     return scaffold_zo(problem, variant=int(method[-1]), **FD_SETTINGS, **common)  # type: ignore[arg-type]
-
-
-def _to_threshold(run: ZerothOrderRun, optimum: float) -> tuple[float, float, np.ndarray]:
-    """Rounds and queries to the threshold (censored at R + 1) and the normalised gap curve."""
-    values = np.asarray(run.log.values, dtype=float)
-    gap = (values - optimum) / (values[0] - optimum)
-    queries = np.concatenate([[0.0], np.cumsum(run.trace.function_queries).astype(float)])
-    rounds = len(values) - 1
-    hit = np.flatnonzero(gap <= THRESHOLD)
-    if hit.size:
-        return float(hit[0]), float(queries[hit[0]]), gap
-    per_round = queries[-1] / rounds
-    return float(rounds + 1), float(per_round * (rounds + 1)), gap
-
-
-def _stats(values: list[float]) -> tuple[float, float]:
-    array = np.asarray(values, dtype=float)
-    se = float(array.std(ddof=1) / np.sqrt(array.size)) if array.size > 1 else 0.0
-    return float(array.mean()), se
 
 
 def _before(a: tuple[float, float], b: tuple[float, float]) -> float:
