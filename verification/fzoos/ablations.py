@@ -27,7 +27,7 @@ value), γ = 1/t, adaptive vector. The variants are the one-component ablations 
 ``correction="fixed_vector"`` (fixed vector, with γ = 1/t kept).
 
 Outputs of one run: the normalised gap curve (F(x_r) − F*)/(F(x_0) − F*), rounds-to-threshold
-(the rule of check 28, shared with ``experiments.py`` through ``_fig_common``), the local steps
+(the rule of check 28, ``ZerothOrderRun.to_threshold``, as in ``experiments.py``), the local steps
 to threshold T·rounds, and the *plateau*: the mean of F(x_r) − F* over the last ``window``
 rounds (the "final gap" of checks 31–32; F(x_0) − F* does not depend on C, since F is the same
 for every C, eq. (99)). Every claim except check 31a's "moderate M suffices" judges a slice of
@@ -46,8 +46,8 @@ from fedtheory.bounds import Citation
 from fedtheory.papers.fzoos.algorithms import fzoos
 from fedtheory.papers.fzoos.problems import SyntheticQuadratics
 from fedtheory.papers.fzoos.runs import ZerothOrderRun
+from fedtheory.stats import mean_ci
 from fedtheory.verify import LowerBoundHolds, Measurement, Monotone, RateExponent, Sweep
-from verification.fzoos._fig_common import mean_se, to_threshold
 
 #: FZooS settings shared with ``experiments.py`` (its module docstring), except M (a parameter).
 SETTINGS = {"neighbours": 60}
@@ -78,7 +78,7 @@ def ablation_run(params: dict[str, Any], seed: int) -> dict[str, float]:
     problem = SyntheticQuadratics(d=d, N=N, C=float(params["C"]), seed=problem_seed)
     init = np.random.default_rng(init_seed).uniform(size=d)
     run = _fzoos(problem, init, run_seed, params, int(params["M"]))
-    rounds, _, gap = to_threshold(run, problem.optimum_value)
+    rounds, _, gap = run.to_threshold(problem.optimum_value)
     plateau = _plateau(run, problem.optimum_value, int(params["window"]))
     out = {
         "rounds": rounds,
@@ -235,7 +235,8 @@ def moderate_m(params: dict[str, Any], seed: int) -> dict[str, float]:
             for k in ("M_low", "M_high")
         ]  # fmt: skip
         deltas.append(float(level[1] - level[0]))
-    mean, se = mean_se(deltas)
+    summary = mean_ci(deltas)
+    mean, se = summary.mean, summary.std_error
     return {"delta": mean, "delta_se": se, "margin": 2.0 * se - abs(mean), "zero": 0.0}
 
 

@@ -43,14 +43,15 @@ from fedtheory.bounds import Citation
 from fedtheory.papers.fzoos.algorithms import fedprox_zo, fedzo, fzoos, scaffold_zo
 from fedtheory.papers.fzoos.problems import SyntheticQuadratics
 from fedtheory.papers.fzoos.runs import ZerothOrderRun
+from fedtheory.stats import MeanCI, mean_ci
 from fedtheory.verify import LowerBoundHolds, Measurement, Monotone, Sweep, UpperBoundHolds
-from verification.fzoos._fig_common import mean_se as _stats
-from verification.fzoos._fig_common import to_threshold as _to_threshold
 
 #: The methods of Fig. 1, in the paper's legend order.
 METHODS = ("fedzo", "fedprox", "scaffold1", "scaffold2", "fzoos")
 #: FedProx-ZO's proximal coefficient (B3: the paper gives none; the benchmark's value).
 MU_PROX = 0.1
+#: Threshold of check 28: F − F* ≤ THRESHOLD·(F(x_0) − F*).
+THRESHOLD = 1e-2
 #: FZooS settings for the reduced scale (module docstring).
 FZOOS_SETTINGS = {"neighbours": 60, "num_features": 250, "gamma": "1/t"}
 #: The smallest margin that counts as "non-overlapping" for the strict claims (b)–(e): ties
@@ -73,9 +74,9 @@ def _run(
     return scaffold_zo(problem, variant=int(method[-1]), **FD_SETTINGS, **common)  # type: ignore[arg-type]
 
 
-def _before(a: tuple[float, float], b: tuple[float, float]) -> float:
+def _before(a: MeanCI, b: MeanCI) -> float:
     """Margin of "a below b with non-overlapping ±1 SE": (mean_b − se_b) − (mean_a + se_a)."""
-    return (b[0] - b[1]) - (a[0] + a[1])
+    return (b.mean - b.std_error) - (a.mean + a.std_error)
 
 
 def fig1_trends(params: dict[str, Any], seed: int) -> dict[str, float]:
@@ -85,8 +86,8 @@ def fig1_trends(params: dict[str, Any], seed: int) -> dict[str, float]:
     Cs = [float(c) for c in str(params["C"]).split("/")]
     seeds = np.random.SeedSequence(seed).spawn(int(params["seeds"]))
     out: dict[str, float] = {"zero": 0.0, "strict": STRICT}
-    rounds: dict[tuple[str, int], tuple[float, float]] = {}
-    queries: dict[tuple[str, int], tuple[float, float]] = {}
+    rounds: dict[tuple[str, int], MeanCI] = {}
+    queries: dict[tuple[str, int], MeanCI] = {}
     for c_index, C in enumerate(Cs):
         per: dict[str, dict[str, list[Any]]] = {
             m: {"r": [], "q": [], "gap": [], "qpr": []} for m in METHODS
@@ -100,14 +101,14 @@ def fig1_trends(params: dict[str, Any], seed: int) -> dict[str, float]:
                     method, problem, init, run_seed, rounds=R, local_steps=T,
                     step_size=float(params["eta"]),
                 )  # fmt: skip
-                r, q, gap = _to_threshold(run, problem.optimum_value)
+                r, q, gap = run.to_threshold(problem.optimum_value, THRESHOLD)
                 per[method]["r"].append(r)
                 per[method]["q"].append(q)
                 per[method]["gap"].append(gap)
                 per[method]["qpr"].append(run.queries / R)
         for method in METHODS:
-            rounds[method, c_index] = _stats(per[method]["r"])
-            queries[method, c_index] = _stats(per[method]["q"])
+            rounds[method, c_index] = mean_ci(per[method]["r"])
+            queries[method, c_index] = mean_ci(per[method]["q"])
             tag = f"{method}_C{c_index}"
             out[f"rounds_{tag}"], out[f"rounds_se_{tag}"] = rounds[method, c_index]
             out[f"queries_{tag}"], out[f"queries_se_{tag}"] = queries[method, c_index]

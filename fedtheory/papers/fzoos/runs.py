@@ -197,6 +197,46 @@ class ZerothOrderRun:
         """Total function queries (all clients, all rounds; a batch: all replicates)."""
         return self.trace.total("function_queries")
 
+    def to_threshold(
+        self, optimum: float, fraction: float = 1e-2
+    ) -> tuple[float, float, np.ndarray]:
+        """Rounds and queries until F(x_r) − F* ≤ ``fraction``·(F(x_0) − F*) (Fig. 1's measure).
+
+        The rule of the reading guide's §5 check 28: the first round r whose global model
+        meets the threshold and the queries spent by then; a run that never meets it within
+        its R rounds counts R + 1 rounds and R + 1 rounds' worth of queries (censored: an
+        optimistic value for the method that failed).
+
+        Parameters
+        ----------
+        optimum : float
+            F* of the problem.
+        fraction : float
+            The threshold as a fraction of the initial gap, in (0, 1).
+
+        Returns
+        -------
+        rounds, queries : float
+        gap : numpy.ndarray
+            The normalised gap (F(x_r) − F*)/(F(x_0) − F*), r = 0, …, R.
+        """
+        if self.replicates is not None:
+            raise ParameterError(
+                parameter="run", value=f"{self.replicates} replicates",
+                rule="to_threshold needs a single run: use run.replicate(i)",
+            )  # fmt: skip
+        if not 0.0 < fraction < 1.0:
+            raise ParameterError(parameter="fraction", value=fraction, rule="must be in (0, 1)")
+        values = np.asarray(self.log.values, dtype=float)
+        gap = (values - optimum) / (values[0] - optimum)
+        spent = np.cumsum(self.trace.function_queries).astype(float)
+        queries = np.concatenate([[0.0], spent])
+        rounds = len(values) - 1
+        hit = np.flatnonzero(gap <= fraction)
+        if hit.size:
+            return float(hit[0]), float(queries[hit[0]]), gap
+        return float(rounds + 1), float(queries[-1] / rounds * (rounds + 1)), gap
+
     def replicate(self, index: int) -> ZerothOrderRun:
         """The run of replicate ``index`` of a batch, as if it had been run alone."""
         if self.replicates is None:
