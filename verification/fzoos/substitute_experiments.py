@@ -226,10 +226,10 @@ attack = Measurement(
                 {
                     **_ATTACK,
                     "N": 10,
-                    "targets": 3,
+                    "targets": 5,
                     "side": 8,
                     "per_class": 60,
-                    "R": 5,
+                    "R": 10,
                     "T": 10,
                     "seeds": 5,
                 }
@@ -318,7 +318,7 @@ metric = Measurement(
                     "train_per_class": 150,
                     "test_per_class": 60,
                     "steps": 300,
-                    "R": 5,
+                    "R": 10,
                     "T": 10,
                     "seeds": 5,
                 }
