@@ -86,15 +86,12 @@ def draw(results: Mapping[str, ClaimResult]) -> Figure:
             ax.set_xlabel(xlabel)
             ax.grid(True, alpha=0.25)
             title = (
-                f"{kind}, fewer {unit}: {results[CLAIMS[kind, unit]].verdict.outcome} (FZooS "
-                f"wins {_value(point, f'wins_{unit}_min'):.0f} of {seeds:.0f} seeds against "
-                f"its worst baseline; needed {needed:.0f})"
+                f"{kind}, fewer {unit}: {results[CLAIMS[kind, unit]].verdict.outcome}\nFZooS "
+                f"wins {_value(point, f'wins_{unit}_min'):.0f}/{seeds:.0f} seeds vs its worst "
+                f"baseline (needed {needed:.0f})"
             )
             if unit == "queries":
-                title += (
-                    f"\nequal budget (reported): FZooS better on "
-                    f"{_value(point, 'wins_budget_min'):.0f} of {seeds:.0f}"
-                )
+                title += f"; equal budget: {_value(point, 'wins_budget_min'):.0f}/{seeds:.0f}"
             ax.set_title(title, fontsize=9.5)
         axes[row, 0].set_ylabel(ylabel)
         lines = axes[row, 0].get_legend_handles_labels()
@@ -105,7 +102,7 @@ def draw(results: Mapping[str, ClaimResult]) -> Figure:
         "T = 10, Adam η = 0.01",
         fontsize=10.5,
     )
-    figure.subplots_adjust(left=0.08, right=0.98, bottom=0.1, top=0.9, wspace=0.08, hspace=0.32)
+    figure.subplots_adjust(left=0.08, right=0.98, bottom=0.1, top=0.86, wspace=0.08, hspace=0.4)
     return figure
 
 
