@@ -61,7 +61,7 @@ BASELINES = METHODS[:-1]
 #: FedProx-ZO's proximal coefficient (B3: the paper gives none).
 MU_PROX = 0.1
 #: FD settings (guide §4.8: Q = 20, λ = 10⁻³).
-FD_SETTINGS = {"queries": 20, "smoothing": 1e-3}
+FD_SETTINGS: dict[str, Any] = {"queries": 20, "smoothing": 1e-3}
 #: The fraction of seeds FZooS must win (check 34: 4 of 5).
 WIN_FRACTION = 0.8
 
@@ -192,16 +192,16 @@ def attack_runs(params: dict[str, Any], seed: int) -> dict[str, float]:
         target_seeds = run_seed.spawn(targets)
         for method in METHODS:
             success = []
-            total = 0.0
+            total = np.zeros(int(params["R"]) + 1)
             for k in range(targets):
                 problem = substitute.problem(k)
                 run = _run(method, problem, target_seeds[k], params)
                 assert run.global_iterates is not None
                 hit = np.array([problem.success(x) for x in run.global_iterates], dtype=float)
                 success.append(np.maximum.accumulate(hit))
-                total = total + _cumulative_queries(run)
+                total += _cumulative_queries(run)
             curves[method].append(np.mean(success, axis=0))
-            queries[method].append(np.asarray(total))
+            queries[method].append(total)
     out: dict[str, float] = {}
     _curves_out("success", curves, queries, out)
     _efficiency(curves, queries, True, out)
@@ -281,8 +281,8 @@ def metric_runs(params: dict[str, Any], seed: int) -> dict[str, float]:
         data_seed, run_seed = child.spawn(2)
         problem = metric_substitute(
             float(params["P"]),
-            metric=str(params["metric"]),
-            clients=int(params["N"]),  # type: ignore[arg-type]
+            metric=params["metric"],
+            clients=int(params["N"]),
             train_per_class=int(params["train_per_class"]),
             test_per_class=int(params["test_per_class"]),
             steps=int(params["steps"]),
