@@ -400,3 +400,24 @@ def test_lemma_c11_drift_holds_pathwise_on_the_logs(runner: str) -> None:
     bound += 22 * eta**2 * T**2 * log.grad_norm2[:, None, None]
     assert np.all(log.drift <= bound * (1 + 1e-12))
     assert np.max(log.drift / bound) > 1e-3  # the bound is not vacuous on this path
+
+
+def test_to_threshold_counts_rounds_and_queries_and_censors() -> None:
+    # Exact-gradient FZooS with γ = 1 on pure linear heterogeneity is GD on F: the gap falls
+    # every round, so the first round below a fraction is where the normalised gap says, and
+    # the queries are those of the rounds before it; a fraction never met is censored at R + 1.
+    problem = twin.linear_heterogeneity(3, 4, seed=2)
+    run = fzoos(
+        problem, rounds=8, local_steps=2, step_size=0.2, gamma=1.0, estimator="exact", seed=0
+    )
+    x_star = -problem.B.mean(axis=0) / problem.A.mean(axis=0)  # diagonal curvatures
+    optimum = float(np.mean([problem.value(i, x_star) for i in range(3)]))
+    rounds, queries, gap = run.to_threshold(optimum, 0.5)
+    assert gap[0] == pytest.approx(1.0)
+    first = int(np.flatnonzero(gap <= 0.5)[0])
+    assert rounds == first and 0 < first <= 8
+    assert queries == np.sum(run.trace.function_queries[:first])
+    censored, spent, _ = run.to_threshold(optimum, 1e-300)
+    assert censored == 9 and spent == pytest.approx(run.queries * 9 / 8)
+    with pytest.raises(ParameterError, match="fraction"):
+        run.to_threshold(optimum, 1.5)
