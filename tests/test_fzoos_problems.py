@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import itertools
 
+import numba
 import numpy as np
 import pytest
 from reference import fzoos_problems as twin
 
 from fedtheory.errors import ParameterError, SolverError
 from fedtheory.papers.fzoos._oracle import zo_gradient, zo_value
+from fedtheory.papers.fzoos._union_view import ProblemView, unify
 from fedtheory.papers.fzoos.gp_samples import GPSampleFunctions, gp_expected_heterogeneity
 from fedtheory.papers.fzoos.logistic import FederatedLogistic, federated_logistic
 from fedtheory.papers.fzoos.problems import (
@@ -29,6 +31,7 @@ from fedtheory.papers.fzoos.problems import (
     negative_curvature_probability,
     random_quadratics,
 )
+from fedtheory.papers.fzoos.substitutes import attack_substitute, metric_substitute
 from fedtheory.problems.protocol import check_problem
 
 
@@ -254,6 +257,36 @@ def test_kernels_match_numpy_twins(which: int) -> None:
             v, g = kernel_pair(view, i, x)
             assert v == pytest.approx(values[i], rel=1e-12, abs=1e-14)
             np.testing.assert_allclose(g, grads[i], rtol=1e-12, atol=1e-14)
+
+
+def test_every_package_problem_shares_one_kernel_type_with_the_same_bits() -> None:
+    # The runners wrap a package view in a ProblemView so that one compiled round loop serves
+    # every problem (_union_view); its kernels must give the view's own bits.
+    substitute = metric_substitute(
+        0.5, metric="f1", train_per_class=20, test_per_class=10, steps=20, seed=0
+    )
+    problems_ = [
+        SyntheticQuadratics(6, 3, 5.0, seed=1),
+        random_quadratics(6, 3, C=2.0, seed=1),
+        GPSampleFunctions(d=6, N=3, C=1.0, features=40, seed=1),
+        federated_logistic(3, 6, seed=1),
+        attack_substitute(0.3, seed=1, targets=1).problem(0),
+        substitute,
+    ]
+    types = set()
+    for problem in problems_:
+        view = problem.kernel_view()
+        unified = unify(view)
+        assert isinstance(unified, ProblemView), type(view).__name__
+        types.add(numba.typeof(unified))
+        x = np.random.default_rng(0).uniform(size=problem.dimension)
+        for i in range(problem.num_clients):
+            assert zo_value(unified, i, x) == zo_value(view, i, x)
+            np.testing.assert_array_equal(kernel_pair(unified, i, x)[1], kernel_pair(view, i, x)[1])
+    assert len(types) == 1
+    # a view class from elsewhere passes through unchanged
+    foreign = _views()[0]._replace(quad=np.asfortranarray(_views()[0].quad))
+    assert unify(foreign) is foreign
 
 
 # ============================================================================== dense quadratics

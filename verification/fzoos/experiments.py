@@ -110,8 +110,10 @@ def fig1_trends(params: dict[str, Any], seed: int) -> dict[str, float]:
             rounds[method, c_index] = mean_ci(per[method]["r"])
             queries[method, c_index] = mean_ci(per[method]["q"])
             tag = f"{method}_C{c_index}"
-            out[f"rounds_{tag}"], out[f"rounds_se_{tag}"] = rounds[method, c_index]
-            out[f"queries_{tag}"], out[f"queries_se_{tag}"] = queries[method, c_index]
+            out[f"rounds_{tag}"] = rounds[method, c_index].mean
+            out[f"rounds_se_{tag}"] = rounds[method, c_index].std_error
+            out[f"queries_{tag}"] = queries[method, c_index].mean
+            out[f"queries_se_{tag}"] = queries[method, c_index].std_error
             out[f"queries_per_round_{tag}"] = float(np.mean(per[method]["qpr"]))
             gaps = np.asarray(per[method]["gap"])
             for r_index, value in enumerate(np.exp(np.log(np.maximum(gaps, 1e-300)).mean(axis=0))):
@@ -121,7 +123,8 @@ def fig1_trends(params: dict[str, Any], seed: int) -> dict[str, float]:
     K = range(len(Cs))
     # (a) no method's rounds-to-threshold drops from one C to the next beyond ±1 SE
     out["margin_a"] = min(
-        (rounds[m, k + 1][0] + rounds[m, k + 1][1]) - (rounds[m, k][0] - rounds[m, k][1])
+        (rounds[m, k + 1].mean + rounds[m, k + 1].std_error)
+        - (rounds[m, k].mean - rounds[m, k].std_error)
         for m in METHODS
         for k in range(len(Cs) - 1)
     )

@@ -26,6 +26,7 @@ from fedtheory._checks import check_finite_trace, check_int, check_real, check_v
 from fedtheory._seeds import generator, replicate_seeds
 from fedtheory.algorithms._round_loop import _round_loop
 from fedtheory.errors import DivergenceError, ParameterError
+from fedtheory.papers.fzoos._union_view import unify
 from fedtheory.papers.fzoos.steps import Controls, FDSettings, RunLog
 
 __all__: list[str] = []
@@ -79,7 +80,7 @@ def _problem(problem: Any) -> _Problem:
     dimension = check_int("problem.dimension", problem.dimension, minimum=1)
     gradients = bool(getattr(problem, "exact_gradients", True))
     box = bool(getattr(problem, "box", False))
-    return _Problem(view_of(), clients, dimension, gradients, box)
+    return _Problem(unify(view_of()), clients, dimension, gradients, box)
 
 
 @dataclass(frozen=True)
