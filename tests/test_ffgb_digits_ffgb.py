@@ -27,7 +27,12 @@ def federation() -> DigitsFederation:
 
 
 def test_population_view_equals_the_digits_view(federation: DigitsFederation) -> None:
-    """AtomView (softmax, one-hot q_i, zero extension) and DigitsView give identical bits."""
+    """AtomView (softmax, one-hot q_i, zero extension) and DigitsView agree to rounding.
+
+    They are two kernels computing the same sums; under the package's ``fastmath`` reassociation
+    LLVM may vectorise them differently (seen on fresh-clone CI runs: differences of 4·10⁻¹⁶ in 6 %
+    of the entries), so bit equality is not part of the contract between different kernels —
+    only for one kernel across executors and worker counts (tested elsewhere)."""
     population = federation.population(mu=0.01)
     assert population.num_clients == federation.clients
     assert population.function_shape == (federation.atoms, DIGITS_CLASSES)
@@ -38,7 +43,9 @@ def test_population_view_equals_the_digits_view(federation: DigitsFederation) ->
         a, b = np.empty_like(g), np.empty_like(g)
         loss_gradient(atom_view, i, g, a)
         loss_gradient(digits_view, i, g, b)
-        np.testing.assert_array_equal(a, b)
+        # a few ulps of the largest entry: sums reassociated differently, with cancellation
+        scale = 16 * np.finfo(float).eps * float(np.abs(b).max())
+        np.testing.assert_allclose(a, b, rtol=0, atol=scale)
         off = np.repeat(federation.owners != i, DIGITS_CLASSES)
         assert np.all(a[off] == 0.0) and np.any(a[~off] != 0.0)
 
