@@ -62,6 +62,13 @@ def test_smoke_profile_over_the_whole_catalog(tmp_path: Path) -> None:
             str(tmp_path / "store.sqlite"),
             "--report",
             str(tmp_path / "report"),
+            # One worker process: on a fresh clone every kernel is compiled on first use, and
+            # two workers compiled the same kernels side by side (cold: 7 min 36 s of CPU with
+            # 2 workers, 4 min 43 s with 1, for 20 s more wall time) while pytest's other
+            # worker already keeps the second core busy. Parallel execution has its own tests
+            # (test_verify_engine.py, test_faults.py).
+            "--workers",
+            "1",
         ],
         cwd=tmp_path,
         capture_output=True,
