@@ -20,7 +20,8 @@ before.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 import numba
 import numpy as np
@@ -52,6 +53,9 @@ from fedtheory.papers.fzoos._views import (
 __all__: list[str] = []
 
 SEPARABLE, DENSE, FOURIER, LOGISTIC, ATTACK, METRIC = range(6)
+
+#: numba's type of a Python value (untyped in numba's stubs).
+_typeof = cast(Callable[[Any], Any], numba.typeof)
 
 
 @njit
@@ -167,4 +171,4 @@ def _same_type(value: Any, empty: Any) -> bool:
     """Whether numba types ``value`` as it types the placeholder field ``empty``."""
     if jit_disabled():
         return True
-    return bool(numba.typeof(value) == numba.typeof(empty))
+    return bool(_typeof(value) == _typeof(empty))
