@@ -1,0 +1,87 @@
+"""The result of one performance-estimation problem (issue 16, DESIGN §6: one replicate).
+
+A PEP is an experiment with one deterministic replicate: its value is the exact worst case of a
+method over a function class (up to the SDP solver's accuracy), its dual multipliers certify that
+value, and its primal Gram matrix describes the worst-case instance (Drori & Teboulle 2014;
+Taylor, Hendrickx & Glineur 2017).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["WorstCase"]
+
+
+@dataclass(frozen=True)
+class WorstCase:
+    """Exact worst case of a method over a function class, as solved by an SDP.
+
+    Attributes
+    ----------
+    value : float
+        The worst-case value certified by the dual solution (PEPit's ``"dual"`` value: an upper
+        bound on the true worst case up to the solver's feasibility error).
+    primal_value : float
+        The objective of the primal solution (a value attained by the Gram matrix below, up to
+        the solver's accuracy); ``value - primal_value`` is the duality gap.
+    solver : str
+        The SDP solver that produced the solution (``"CLARABEL"`` or ``"SCS"``).
+    status : str
+        cvxpy's status of the solve (always ``"optimal"``: anything else raises
+        :class:`~fedtheory.errors.SolverError`).
+    method : str
+        Which method was analysed (e.g. ``"fedavg"``).
+    measure : str
+        The performance measure (``"distance"``, ``"function"`` or ``"gradient"``).
+    parameters : dict
+        The parameters of the method and of the function class.
+    dual : dict of str to float
+        Dual certificate summary: the multiplier of every named constraint (initial condition,
+        heterogeneity budget, performance metrics), plus ``"class_constraints_active"``: how many
+        interpolation constraints carry a multiplier above 1e-7.
+    gram : numpy.ndarray
+        Primal worst-case Gram matrix of the points and gradients of the PEP (its rank is the
+        dimension of the worst-case instance).
+    function_values : numpy.ndarray
+        Primal worst-case function values (one per leaf function value of the PEP).
+    gram_size : int
+        Side of the Gram matrix.
+    n_constraints : int
+        Number of scalar constraints of the SDP.
+    residual : float
+        Largest entry of PEPit's dual residual matrix (how far the dual certificate is from
+        exact feasibility).
+    solve_seconds : float
+        Wall time of the solve (including PEPit's set-up).
+    """
+
+    value: float
+    primal_value: float
+    solver: str
+    status: str
+    method: str
+    measure: str
+    parameters: dict[str, Any]
+    dual: dict[str, float]
+    gram: np.ndarray = field(repr=False)
+    function_values: np.ndarray = field(repr=False)
+    gram_size: int
+    n_constraints: int
+    residual: float
+    solve_seconds: float
+
+    @property
+    def gap(self) -> float:
+        """Absolute difference between the dual and the primal values (the solver's accuracy)."""
+        return abs(self.value - self.primal_value)
+
+    @property
+    def gram_rank(self) -> int:
+        """Numerical rank of the worst-case Gram matrix (eigenvalues above 1e-6 of the largest)."""
+        eig = np.linalg.eigvalsh((self.gram + self.gram.T) / 2)
+        top = float(eig.max()) if eig.size else 0.0
+        return int(np.sum(eig > 1e-6 * max(top, 1e-300)))
