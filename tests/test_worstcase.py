@@ -12,8 +12,7 @@ import math
 import pytest
 
 from fedtheory.errors import ParameterError, SolverError
-from fedtheory.worstcase import WorstCase, fedavg_worst_case, gd_worst_case
-from fedtheory.worstcase import _solve
+from fedtheory.worstcase import WorstCase, _solve, fedavg_worst_case, gd_worst_case
 
 REL = 1e-6
 
