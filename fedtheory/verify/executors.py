@@ -406,7 +406,16 @@ class LocalExecutor(Executor):
             with contextlib.suppress(Exception):
                 process.kill()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # Join the pool's manager thread (bounded): with the workers killed it ends at
+            # once. Left running, it can close its wake-up pipe while the interpreter's exit
+            # hook writes to it, and Python 3.11 then prints an OSError traceback after ours.
+            closer = threading.Thread(
+                target=self._pool.shutdown,
+                kwargs={"wait": True, "cancel_futures": True},
+                daemon=True,
+            )
+            closer.start()
+            closer.join(timeout=10)
         for process in self._processes.values():
             process.join(timeout=1)
         self._pool = None
