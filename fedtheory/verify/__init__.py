@@ -26,6 +26,7 @@ from fedtheory.verify.criteria import (
     Monotone,
     RateExponent,
     UpperBoundHolds,
+    WorstCaseHolds,
 )
 from fedtheory.verify.discovery import discover
 from fedtheory.verify.measurements import Measurements, PointMeasurements
@@ -59,6 +60,7 @@ __all__ = [
     "UpperBoundHolds",
     "Verdict",
     "VerifyRun",
+    "WorstCaseHolds",
     "discover",
     "verify",
 ]

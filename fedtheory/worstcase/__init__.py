@@ -5,17 +5,40 @@ program (Drori & Teboulle 2014; Taylor, Hendrickx & Glineur 2017), here written 
 solved by a free cvxpy solver (Clarabel or SCS). Paper-free core: it imports only
 :mod:`fedtheory.errors` and :mod:`fedtheory._checks`.
 
-- :func:`fedavg_worst_case`: FedAvg with ``m`` clients, ``K`` local GD steps, server averaging,
-  heterogeneity at the optimum ``(1/m) Σ ‖∇f_i(x*)‖² ≤ ζ²``;
-- :func:`gd_worst_case`: centralized gradient descent (the classic results);
+- :func:`worst_case`: any method of :data:`METHODS` (GD, FedAvg / local GD with a server step,
+  FedProx with gradient or exact local steps, SCAFFOLD), optionally with an absolute or relative
+  gradient-error budget, over L-smooth μ-strongly convex, quadratic or non-convex clients, with
+  heterogeneity at the optimum, bounded dissimilarity or identical clients, and the measures
+  :data:`MEASURES`;
+- :func:`fedavg_worst_case`, :func:`gd_worst_case`: the two most used, parameters spelled out;
 - :class:`WorstCase`: the value, the solver and its status, the dual certificate and the primal
   worst-case Gram data.
 """
 
 from __future__ import annotations
 
-from fedtheory.worstcase._fedavg import MEASURES, fedavg_worst_case, gd_worst_case
+from fedtheory.worstcase._methods import (
+    METHODS,
+    PARAMETERS,
+    Method,
+    fedavg_worst_case,
+    gd_worst_case,
+    worst_case,
+)
 from fedtheory.worstcase._result import WorstCase
+from fedtheory.worstcase._setting import FUNCTION_CLASSES, HETEROGENEITY, MEASURES
 from fedtheory.worstcase._solve import SOLVERS
 
-__all__ = ["MEASURES", "SOLVERS", "WorstCase", "fedavg_worst_case", "gd_worst_case"]
+__all__ = [
+    "FUNCTION_CLASSES",
+    "HETEROGENEITY",
+    "MEASURES",
+    "METHODS",
+    "PARAMETERS",
+    "SOLVERS",
+    "Method",
+    "WorstCase",
+    "fedavg_worst_case",
+    "gd_worst_case",
+    "worst_case",
+]

@@ -79,6 +79,16 @@ class WorstCase:
         """Absolute difference between the dual and the primal values (the solver's accuracy)."""
         return abs(self.value - self.primal_value)
 
+    def as_measurement(self) -> dict[str, float]:
+        """The outputs of a claim experiment: ``worst`` (the certified value), ``accuracy``
+        (the dual–primal gap, the solver's own error), ``primal`` and ``solve_seconds``."""
+        return {
+            "worst": self.value,
+            "accuracy": self.gap,
+            "primal": self.primal_value,
+            "solve_seconds": self.solve_seconds,
+        }
+
     @property
     def gram_rank(self) -> int:
         """Numerical rank of the worst-case Gram matrix (eigenvalues above 1e-6 of the largest)."""

@@ -22,7 +22,9 @@ One module per family: :mod:`~fedtheory.verify.criteria.bounds` (:class:`UpperBo
 :class:`LowerBoundHolds`), :mod:`~fedtheory.verify.criteria.identity` (:class:`Identity`),
 :mod:`~fedtheory.verify.criteria.rates` (:class:`RateExponent`),
 :mod:`~fedtheory.verify.criteria.crossing` (:class:`Crossing`) and
-:mod:`~fedtheory.verify.criteria.trends` (:class:`Monotone`); the base class
+:mod:`~fedtheory.verify.criteria.trends` (:class:`Monotone`),
+:mod:`~fedtheory.verify.criteria.worstcase` (:class:`WorstCaseHolds`: a bound against an exact
+worst case); the base class
 :class:`Criterion` and the shared helpers are in ``_base`` (and ``_pairwise`` for the
 point-by-point comparisons).
 """
@@ -35,6 +37,7 @@ from fedtheory.verify.criteria.crossing import Crossing
 from fedtheory.verify.criteria.identity import Identity
 from fedtheory.verify.criteria.rates import RateExponent
 from fedtheory.verify.criteria.trends import Monotone
+from fedtheory.verify.criteria.worstcase import WorstCaseHolds
 
 __all__ = [
     "MIN_BOOTSTRAP_REPLICATES",
@@ -45,4 +48,5 @@ __all__ = [
     "Monotone",
     "RateExponent",
     "UpperBoundHolds",
+    "WorstCaseHolds",
 ]
