@@ -1,4 +1,5 @@
-"""Command-line interface: ``fedtheory bounds``, ``verify``, ``catalog``, ``results``, ``figures``.
+"""Command-line interface: ``fedtheory bounds``, ``verify``, ``catalog``, ``results``, ``figures``,
+``worstcase`` (in :mod:`fedtheory._cli_worstcase`).
 
 A thin layer over :mod:`fedtheory.bounds`: it parses arguments, calls the library and formats
 the answers (rich tables on stdout). Every :class:`~fedtheory.errors.FedTheoryError` and every
@@ -17,6 +18,7 @@ Examples
     fedtheory bounds crossover classic.sgd.strongly-convex.distance \\
         classic.gd.strongly-convex.distance L G2=1 mu=1 T=2 D0=16
     fedtheory bounds check
+    fedtheory worstcase fedavg m=2 K=4 T=3 L=1 mu=0.1 eta=0.5 zeta2=1 R2=1
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from fedtheory._cli_worstcase import worstcase_command
 from fedtheory._version import __version__
 from fedtheory.errors import (
     ConditionError,
@@ -1027,6 +1030,9 @@ def figures_make_command(
         click.echo(f"interrupted: finished replicates are kept in {store}", err=True)
         raise SystemExit(130) from None
     _console().print(f"figure: {path}")
+
+
+cli.add_command(worstcase_command(parse_pairs=parse_pairs, console=_console, fail=_fail))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

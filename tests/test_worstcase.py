@@ -12,7 +12,13 @@ import math
 import pytest
 
 from fedtheory.errors import ParameterError, SolverError
-from fedtheory.worstcase import WorstCase, _solve, fedavg_worst_case, gd_worst_case
+from fedtheory.worstcase import (
+    WorstCase,
+    _solve,
+    fedavg_worst_case,
+    gd_worst_case,
+    worst_case,
+)
 
 REL = 1e-6
 
@@ -37,7 +43,7 @@ def close(a: float, b: float, rel: float = REL) -> bool:
 def test_gd_distance_rate(T: int, L: float, mu: float, eta: float, R2: float) -> None:
     result = gd_worst_case(T, L, mu, eta, R2)
     assert isinstance(result, WorstCase)
-    assert result.status == "optimal" and result.solver == "SCS"
+    assert result.status == "optimal" and result.solver in ("CLARABEL", "SCS")
     clarabel = gd_worst_case(T, L, mu, eta, R2, solver="CLARABEL")
     assert clarabel.solver == "CLARABEL" and close(clarabel.value, result.value)
     assert close(result.value, gd_rate(T, L, mu, eta, R2))
@@ -144,8 +150,152 @@ def test_solver_failure_names_solver_status_size_and_alternative(
 ) -> None:
     monkeypatch.setitem(_solve._SOLVER_OPTIONS, "SCS", {"max_iters": 5})
     with pytest.raises(SolverError) as info:
-        fedavg_worst_case(2, 2, 1, 1.0, 0.1, 0.5, 0.0, 1.0)
+        fedavg_worst_case(2, 2, 1, 1.0, 0.1, 0.5, 0.0, 1.0, solver="SCS")
     message = str(info.value)
     assert info.value.solver == "SCS"
     assert info.value.status != "optimal"
     assert "Gram matrix" in message and "scalar constraints" in message and "CLARABEL" in message
+
+
+def test_auto_falls_back_to_scs_and_names_both_solvers_when_both_fail(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(_solve._SOLVER_OPTIONS, "CLARABEL", {"max_iter": 1})
+    result = fedavg_worst_case(2, 2, 1, 1.0, 0.1, 0.5, 0.0, 1.0)  # SCS after Clarabel
+    assert result.solver == "SCS"
+    monkeypatch.setitem(_solve._SOLVER_OPTIONS, "SCS", {"max_iters": 5})
+    with pytest.raises(SolverError) as info:
+        fedavg_worst_case(2, 2, 1, 1.0, 0.1, 0.5, 0.0, 1.0)
+    assert "CLARABEL" in info.value.solver and "SCS" in info.value.solver
+
+
+# ------------------------------------------------------------------ the other methods
+
+
+def test_scaffold_with_one_local_step_is_gd_on_the_average() -> None:
+    gd = gd_worst_case(3, 1.0, 0.1, 0.5)
+    scaffold = worst_case("scaffold", m=2, K=1, T=3, L=1.0, mu=0.1, eta=0.5, zeta2=1.0)
+    assert close(scaffold.value, gd.value)
+
+
+def test_scaffold_removes_the_heterogeneity_from_the_worst_case() -> None:
+    """Fresh control variates make x* a fixed point for any ζ: the worst case does not grow
+    with ζ² (FedAvg's does: the issue's prototype 0.292 → 1.254)."""
+    base = {"m": 2, "K": 4, "T": 3, "L": 1.0, "mu": 0.1, "eta": 0.5}
+    homogeneous = worst_case("scaffold", zeta2=0.0, **base).value
+    heterogeneous = worst_case("scaffold", zeta2=1.0, **base).value
+    assert close(heterogeneous, homogeneous, 1e-5)
+    assert worst_case("fedavg", zeta2=1.0, **base).value > 4 * heterogeneous
+
+
+def test_exact_fedprox_on_one_client_is_the_proximal_point_method() -> None:
+    """prox_{f/λ} contracts by 1/(1 + μ/λ) on μ-strongly convex f (tight on x ↦ μ‖x‖²/2)."""
+    result = worst_case("fedprox-exact", m=1, T=3, L=1.0, mu=0.1, lam=1.0)
+    assert close(result.value, (1 / (1 + 0.1 / 1.0)) ** 6)
+
+
+def test_fedprox_with_a_vanishing_proximal_term_tends_to_fedavg() -> None:
+    base = {"m": 2, "K": 2, "T": 2, "L": 1.0, "mu": 0.1, "eta": 0.5, "zeta2": 1.0}
+    fedavg = worst_case("fedavg", **base).value
+    fedprox = worst_case("fedprox", lam=1e-6, **base).value
+    assert close(fedprox, fedavg, 1e-4)
+
+
+def test_identical_clients_are_gd_with_KT_steps_and_weights_do_not_matter() -> None:
+    gd = gd_worst_case(6, 1.0, 0.1, 0.5)
+    for weights in (None, (0.2, 0.3, 0.5)):
+        result = worst_case(
+            "fedavg",
+            m=3,
+            K=3,
+            T=2,
+            L=1.0,
+            mu=0.1,
+            eta=0.5,
+            heterogeneity="identical",
+            weights=weights,
+        )
+        assert close(result.value, gd.value)
+
+
+def test_an_absolute_error_budget_raises_the_worst_case_and_zero_budget_is_exact_gd() -> None:
+    exact = worst_case("gd", T=4, L=1.0, mu=0.1, eta=1.0, Delta0=1.0, measure="function")
+    zero = worst_case("gd", T=4, L=1.0, mu=0.1, eta=1.0, Delta0=1.0, measure="function", eps2=0)
+    noisy = worst_case("gd", T=4, L=1.0, mu=0.1, eta=1.0, Delta0=1.0, measure="function", eps2=0.01)
+    assert close(zero.value, exact.value, 1e-5)
+    assert close(exact.value, (1 - 0.1) ** 8)  # (1 − μ/L)^{2T}: step 1/L, function value
+    assert noisy.value > exact.value
+
+
+def test_relative_errors_slow_gd_down() -> None:
+    exact = worst_case("gd", T=3, L=1.0, mu=0.1, eta=1.0)
+    relative = worst_case("gd", T=3, L=1.0, mu=0.1, eta=1.0, delta2=0.25)
+    assert relative.value > exact.value
+
+
+def test_nonconvex_gd_stays_below_the_descent_lemma_bound() -> None:
+    """min_t ‖∇f(x_t)‖² ≤ 2L(f(x_0) − f*)/(T + 1) for step 1/L (sum of descent lemmas)."""
+    for T in (1, 3):
+        result = worst_case(
+            "gd", T=T, L=1.0, eta=1.0, functions="nonconvex", Delta0=1.0, measure="gradient"
+        )
+        assert 0 < result.value <= 2.0 / T * (1 + REL)
+
+
+def test_quadratic_clients_do_not_attain_fedavgs_heterogeneous_worst_case() -> None:
+    """The issue's prototype: 1.2539 over smooth strongly convex clients, less over quadratics;
+    with ζ = 0 quadratics attain it (both equal GD with K·T steps)."""
+    base = {"m": 2, "K": 4, "T": 3, "L": 1.0, "mu": 0.1, "eta": 0.5}
+    assert worst_case("fedavg", zeta2=1.0, functions="quadratic", **base).value < 0.95 * (
+        worst_case("fedavg", zeta2=1.0, **base).value
+    )
+
+
+@pytest.mark.parametrize(
+    ("method", "kwargs", "parameter"),
+    [
+        ("nope", {}, "method"),
+        ("fedavg", {"m": 2, "K": 1, "T": 1, "L": 1.0, "eta": 0.5, "lam": 1.0}, "lam"),
+        ("fedprox", {"m": 2, "K": 1, "T": 1, "L": 1.0, "eta": 0.5}, "lam"),
+        ("fedprox", {"m": 2, "K": 1, "T": 1, "L": 1.0, "eta": 0.5, "lam": -1.0}, "lam"),
+        (
+            "fedavg",
+            {"m": 2, "K": 1, "T": 1, "L": 1.0, "eta": 0.5, "weights": (0.5, 0.6)},
+            "weights",
+        ),
+        ("fedavg", {"m": 2, "K": 1, "T": 1, "L": 1.0, "eta": 0.5, "weights": (1.0,)}, "weights"),
+        ("gd", {"T": 2, "L": 1.0, "eta": 0.5, "eps2": [0.1]}, "eps2"),
+        ("gd", {"T": 2, "L": 1.0, "eta": 0.5, "eps2": -0.1}, "eps2"),
+        ("gd", {"T": 2, "L": 1.0, "eta": 0.5, "eps2": 0.1, "delta2": 0.1}, "delta2"),
+        ("gd", {"T": 2, "L": 1.0, "eta": 0.5, "R2": 1.0, "Delta0": 1.0}, "Delta0"),
+        ("gd", {"T": 2, "L": 1.0, "mu": 0.1, "eta": 0.5, "functions": "nonconvex"}, "mu"),
+        ("gd", {"T": 2, "L": 1.0, "eta": 0.5, "functions": "nonconvex"}, "measure"),
+        ("gd", {"T": 2, "L": 1.0, "eta": 0.5, "functions": "cubic"}, "functions"),
+        (
+            "fedavg",
+            {"m": 2, "K": 1, "T": 1, "L": 1.0, "eta": 0.5, "heterogeneity": "x"},
+            "heterogeneity",
+        ),
+        ("gd", {"L": 1.0, "eta": 0.5}, "T"),
+    ],
+)
+def test_bad_method_input(method: str, kwargs: dict, parameter: str) -> None:
+    with pytest.raises(ParameterError) as info:
+        worst_case(method, **kwargs)
+    assert info.value.parameter == parameter
+
+
+def test_cli_prints_the_worst_case_and_exits_2_on_bad_input() -> None:
+    from click.testing import CliRunner
+
+    from fedtheory.cli import cli
+
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["worstcase", "gd", "T=2", "L=1", "mu=0.1", "eta=0.5"])
+    assert ok.exit_code == 0, ok.output
+    assert f"{gd_rate(2, 1.0, 0.1, 0.5):.6f}"[:7] in ok.output
+    listing = runner.invoke(cli, ["worstcase", "list"])
+    assert listing.exit_code == 0 and "scaffold" in listing.output and "fedprox" in listing.output
+    bad = runner.invoke(cli, ["worstcase", "fedavg", "m=2", "K=0", "T=1", "L=1", "eta=1"])
+    assert bad.exit_code == 2
+    assert "K=0" in bad.output and "at least 1" in bad.output

@@ -5,6 +5,9 @@ id                                         statement
 =========================================  =====================================================
 ``classic.gd.strongly-convex``             GD, step 1/L: f(x_T) − f* ≤ (1 − μ/L)^T Δ0
 ``classic.gd.strongly-convex.distance``    GD, step 2/(μ+L): ‖x_T − x*‖² ≤ ((L−μ)/(L+μ))^{2T} D0
+``classic.gd.distance.exact``              GD's exact worst case: max(|1−ηL|, |1−ημ|)^{2T} D0
+``classic.gd.smooth-convex``               GD, step 1/L, smooth convex: f(x_T) − f* ≤ 2L D0/(T + 4)
+``classic.gd.smooth-convex.exact``         its exact worst case L D0/(4T + 2) (Drori–Teboulle; THG)
 ``classic.inexact-gd``                     GD with gradient errors e_k (Friedlander–Schmidt)
 ``classic.inexact-gd.bounded-errors``      the same with ‖e_k‖² ≤ ε² for every k (derived)
 ``classic.sgd.strongly-convex.distance``   SGD, step 1/(μt): E‖w_T − w*‖² ≤ 4G²/(μ²T)
@@ -61,6 +64,11 @@ _FRIEDLANDER = (
     "Friedlander & Schmidt (2012), Hybrid deterministic-stochastic methods for data fitting, "
     "SIAM J. Sci. Comput. 34(3), Lemma 2.1; restated as Lemma 2 of the FedLRGD paper"
 )
+_THG = (
+    "Taylor, Hendrickx & Glineur (2017), Smooth strongly convex interpolation and exact "
+    "worst-case performance of first-order methods, Math. Program. 161, Theorem 3 (conjectured "
+    "by Drori & Teboulle 2014, who proved it for step 1/L)"
+)
 _RAKHLIN = (
     "Rakhlin, Shamir & Sridharan (2012), Making gradient descent optimal for strongly convex "
     "stochastic optimization, ICML (arXiv:1109.5647)"
@@ -103,6 +111,60 @@ register(
         ),
         hypotheses=[_valid_condition],
         example={"L": 10, "mu": 1, "T": 20, "D0": 1},
+    )
+)
+
+_eta = V.declare("eta", "step size η of gradient descent", latex=r"\eta", positive=True)
+
+register(
+    _bound(
+        "classic.gd.distance.exact",
+        sp.Max(sp.Abs(1 - _eta * L), sp.Abs(1 - _eta * mu)) ** (2 * T) * D0,
+        kind="exact",
+        source=Citation("classic", "GD, exact worst case in distance", reference=_THG),
+        quantity="max ‖x_T − x*‖² over L-smooth μ-strongly convex f with ‖x_0 − x*‖² ≤ D0",
+        quantity_latex="\\max \\Vert x_T - x^\\star\\Vert^2",
+        statement=(
+            "The worst case of T steps of gradient descent with any step η over L-smooth, "
+            "μ-strongly convex functions with ‖x_0 − x*‖² ≤ D0 is max(|1 − ηL|, |1 − ημ|)^{2T} "
+            "D0, attained by a quadratic with eigenvalues μ and L; at η = 2/(μ + L) it is "
+            "classic.gd.strongly-convex.distance."
+        ),
+        hypotheses=[_valid_condition],
+        example={"L": 1, "mu": 0.1, "eta": 0.5, "T": 3, "D0": 1},
+    )
+)
+
+register(
+    _bound(
+        "classic.gd.smooth-convex",
+        2 * L * D0 / (T + 4),
+        kind="upper",
+        source=Citation("classic", "GD on smooth convex f, Corollary 2.1.2", reference=_NESTEROV),
+        quantity="f(x_T) − f*",
+        quantity_latex="f(x_T) - f^\\star",
+        statement=(
+            "Gradient descent with step 1/L on an L-smooth convex f: f(x_T) − f* ≤ "
+            "2L‖x_0 − x*‖²/(T + 4)."
+        ),
+        example={"L": 1, "T": 10, "D0": 1},
+    )
+)
+
+register(
+    _bound(
+        "classic.gd.smooth-convex.exact",
+        L * D0 / (4 * T + 2),
+        kind="exact",
+        source=Citation("classic", "GD on smooth convex f, exact worst case", reference=_THG),
+        quantity="max f(x_T) − f* over L-smooth convex f with ‖x_0 − x*‖² ≤ D0",
+        quantity_latex="\\max f(x_T) - f^\\star",
+        statement=(
+            "The worst case of T steps of gradient descent with step 1/L over L-smooth convex "
+            "functions with ‖x_0 − x*‖² ≤ D0 is exactly L D0/(4T + 2) (a Huber-like function "
+            "attains it): about 4× smaller than Nesterov's 2L D0/(T + 4) for large T."
+        ),
+        example={"L": 1, "T": 10, "D0": 1},
     )
 )
 

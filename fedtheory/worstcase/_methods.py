@@ -13,13 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fedtheory.errors import ParameterError
+from fedtheory.errors import ParameterError, SolverError
 from fedtheory.worstcase._pep import build_pep
 from fedtheory.worstcase._result import WorstCase
 from fedtheory.worstcase._setting import Setting, make_setting
 from fedtheory.worstcase._solve import check_solver, solve_pep
 
 __all__ = [
+    "AUTO_ORDER",
     "METHODS",
     "PARAMETERS",
     "Method",
@@ -28,6 +29,9 @@ __all__ = [
     "setting_of",
     "worst_case",
 ]
+
+#: The solvers ``solver="auto"`` tries, in order.
+AUTO_ORDER = ("CLARABEL", "SCS")
 
 #: Every parameter a method may take, with its meaning (``fedtheory worstcase list``).
 PARAMETERS: dict[str, str] = {
@@ -149,7 +153,7 @@ def setting_of(method: str, *, measure: str = "distance", **parameters: Any) -> 
 
 
 def worst_case(
-    method: str, *, measure: str = "distance", solver: str = "SCS", **parameters: Any
+    method: str, *, measure: str = "distance", solver: str = "auto", **parameters: Any
 ) -> WorstCase:
     """Exact worst case of a federated ``method`` over its function class, by an SDP.
 
@@ -162,7 +166,8 @@ def worst_case(
         ``"distance"`` ‖x_T − x*‖², ``"function"`` F(x_T) − F*, ``"function-min"``
         min_t F(x_t) − F*, or ``"gradient"`` min_t ‖∇F(x_t)‖² (t = 0..T, server models).
     solver
-        ``"SCS"`` (default) or ``"CLARABEL"``.
+        ``"auto"`` (default: Clarabel, then SCS if Clarabel does not reach optimal),
+        ``"CLARABEL"`` or ``"SCS"``.
     **parameters
         The method's parameters (:data:`PARAMETERS`; ``METHODS[method].parameters``).
 
@@ -183,18 +188,34 @@ def worst_case(
     return solve_setting(setting, solver=solver)
 
 
-def solve_setting(setting: Setting, *, solver: str = "SCS") -> WorstCase:
-    """Build and solve the PEP of a checked setting."""
-    solver = check_solver(solver)
-    model = build_pep(setting)
-    return solve_pep(
-        model.problem,
-        leaf_functions=model.clients,
-        named=model.named,
-        solver=solver,
-        method=setting.method,
-        measure=setting.measure,
-        parameters=setting.parameters(),
+def solve_setting(setting: Setting, *, solver: str = "auto") -> WorstCase:
+    """Build and solve the PEP of a checked setting.
+
+    ``solver="auto"`` tries Clarabel (interior point: fast, accurate when it converges) and,
+    when it ends with a status other than optimal, SCS; the error names both when both fail.
+    """
+    order = AUTO_ORDER if solver == "auto" else (check_solver(solver),)
+    failures: list[SolverError] = []
+    for name in order:
+        model = build_pep(setting)  # a fresh problem per attempt: PEPit problems are single-use
+        try:
+            return solve_pep(
+                model.problem,
+                leaf_functions=model.clients,
+                named=model.named,
+                solver=name,
+                method=setting.method,
+                measure=setting.measure,
+                parameters=setting.parameters(),
+            )
+        except SolverError as exc:
+            failures.append(exc)
+    if len(failures) == 1:
+        raise failures[0]
+    raise SolverError(
+        " and ".join(order),
+        "/".join(f.status for f in failures),
+        hint=f"both free solvers failed ({'; '.join(str(f) for f in failures)})",
     )
 
 
@@ -209,7 +230,7 @@ def fedavg_worst_case(
     R2: float = 1.0,
     *,
     measure: str = "distance",
-    solver: str = "SCS",
+    solver: str = "auto",
 ) -> WorstCase:
     r"""Exact worst case of FedAvg with ``K`` local GD steps over heterogeneous smooth clients.
 
@@ -246,7 +267,7 @@ def gd_worst_case(
     R2: float = 1.0,
     *,
     measure: str = "distance",
-    solver: str = "SCS",
+    solver: str = "auto",
 ) -> WorstCase:
     r"""Exact worst case of ``T`` steps of gradient descent on one L-smooth μ-strongly convex f.
 
