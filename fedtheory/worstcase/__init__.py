@@ -11,6 +11,7 @@ solved by a free cvxpy solver (Clarabel or SCS). Paper-free core: it imports onl
   heterogeneity at the optimum, bounded dissimilarity or identical clients, and the measures
   :data:`MEASURES`;
 - :func:`fedavg_worst_case`, :func:`gd_worst_case`: the two most used, parameters spelled out;
+- :func:`optimal_step`: the worst-case-optimal local step (a 1-D search, each point a PEP);
 - :class:`WorstCase`: the value, the solver and its status, the dual certificate and the primal
   worst-case Gram data.
 """
@@ -26,6 +27,7 @@ from fedtheory.worstcase._methods import (
     worst_case,
 )
 from fedtheory.worstcase._result import WorstCase
+from fedtheory.worstcase._search import StepSearch, optimal_step
 from fedtheory.worstcase._setting import FUNCTION_CLASSES, HETEROGENEITY, MEASURES
 from fedtheory.worstcase._solve import SOLVERS
 
@@ -37,8 +39,10 @@ __all__ = [
     "PARAMETERS",
     "SOLVERS",
     "Method",
+    "StepSearch",
     "WorstCase",
     "fedavg_worst_case",
     "gd_worst_case",
+    "optimal_step",
     "worst_case",
 ]
