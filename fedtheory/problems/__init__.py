@@ -10,6 +10,7 @@ value and gradient oracles). The generative models of one paper live with that p
 from __future__ import annotations
 
 from fedtheory.problems.dataset import LOSSES, FederatedDataset
+from fedtheory.problems.federated_quadratic import FederatedQuadratic, federated_quadratic
 from fedtheory.problems.protocol import FederatedProblem, SingleClientProblem, check_problem
 from fedtheory.problems.quadratic import (
     IsotropicQuadratic,
@@ -25,11 +26,13 @@ __all__ = [
     "LOSSES",
     "FederatedDataset",
     "FederatedProblem",
+    "FederatedQuadratic",
     "IsotropicQuadratic",
     "QuadraticInstance",
     "SingleClientProblem",
     "TwoEigenvalueQuadratic",
     "check_problem",
+    "federated_quadratic",
     "haar_orthogonal",
     "isotropic_quadratic",
     "random_quadratic",

@@ -12,11 +12,19 @@ solved by a free cvxpy solver (Clarabel or SCS). Paper-free core: it imports onl
   :data:`MEASURES`;
 - :func:`fedavg_worst_case`, :func:`gd_worst_case`: the two most used, parameters spelled out;
 - :func:`optimal_step`: the worst-case-optimal local step (a 1-D search, each point a PEP);
-- :class:`WorstCase`: the value, the solver and its status, the dual certificate and the primal
-  worst-case Gram data.
+- :class:`WorstCase`: the value, the solver and its status, the dual certificate, the primal
+  worst-case Gram data and the primal instance (:class:`PrimalInstance`: the coordinates of every
+  point, gradient and function value, :class:`ClientPoints` per client);
+- :func:`quadratic_counterexample`: whether quadratics attain a worst case, and explicit
+  quadratic clients on which the toolkit's own round loop reproduces the PEP value
+  (:class:`Counterexample`). It runs numba code, so it is imported on first access: importing
+  this package loads neither numba nor the algorithms.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from fedtheory.worstcase._methods import (
     METHODS,
@@ -26,10 +34,13 @@ from fedtheory.worstcase._methods import (
     gd_worst_case,
     worst_case,
 )
-from fedtheory.worstcase._result import WorstCase
+from fedtheory.worstcase._result import ClientPoints, PrimalInstance, WorstCase
 from fedtheory.worstcase._search import StepSearch, optimal_step
 from fedtheory.worstcase._setting import FUNCTION_CLASSES, HETEROGENEITY, MEASURES
 from fedtheory.worstcase._solve import SOLVERS
+
+if TYPE_CHECKING:
+    from fedtheory.worstcase._counterexample import Counterexample, quadratic_counterexample
 
 __all__ = [
     "FUNCTION_CLASSES",
@@ -38,11 +49,24 @@ __all__ = [
     "METHODS",
     "PARAMETERS",
     "SOLVERS",
+    "ClientPoints",
+    "Counterexample",
     "Method",
+    "PrimalInstance",
     "StepSearch",
     "WorstCase",
     "fedavg_worst_case",
     "gd_worst_case",
     "optimal_step",
+    "quadratic_counterexample",
     "worst_case",
 ]
+
+_LAZY = {"Counterexample", "quadratic_counterexample"}
+
+
+def __getattr__(name: str) -> Any:
+    """The counterexample names, imported on first access (they load the numba round loop)."""
+    if name in _LAZY:
+        return getattr(importlib.import_module("fedtheory.worstcase._counterexample"), name)
+    raise AttributeError(f"module 'fedtheory.worstcase' has no attribute {name!r}")

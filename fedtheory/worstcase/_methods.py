@@ -207,6 +207,8 @@ def solve_setting(setting: Setting, *, solver: str = "auto") -> WorstCase:
                 method=setting.method,
                 measure=setting.measure,
                 parameters=setting.parameters(),
+                x_star=model.x_star,
+                iterates=model.iterates,
             )
         except SolverError as exc:
             failures.append(exc)

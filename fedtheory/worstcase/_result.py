@@ -13,11 +13,73 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["FEASIBILITY_TOLERANCE", "WorstCase"]
+__all__ = ["FEASIBILITY_TOLERANCE", "ClientPoints", "PrimalInstance", "WorstCase"]
 
 #: Absolute feasibility tolerance each solver is run to (``_solve._SOLVER_OPTIONS``): Clarabel's
 #: ``tol_feas``; SCS's residuals are scaled, so its 1e-9 is taken as 1e-7 as well.
 FEASIBILITY_TOLERANCE: dict[str, float] = {"CLARABEL": 1e-7, "SCS": 1e-7}
+
+
+@dataclass(frozen=True)
+class ClientPoints:
+    """The worst-case data of one function of the PEP: its points, gradients and values.
+
+    Row k of ``points``, ``gradients`` and ``values`` is one triple (x_k, ∇f(x_k), f(x_k)) of
+    PEPit's ``list_of_points``, in the order the method queried them (the stationary points
+    declared on the function are among them, flagged in ``stationary``).
+
+    Attributes
+    ----------
+    points, gradients : numpy.ndarray
+        Shape (n, N): coordinates in ℝ^N, N the side of the Gram matrix.
+    values : numpy.ndarray
+        Shape (n,): the function values.
+    stationary : numpy.ndarray
+        Shape (n,), bool: whether the triple is a declared stationary point (gradient 0).
+    """
+
+    points: np.ndarray
+    gradients: np.ndarray
+    values: np.ndarray
+    stationary: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.values.shape[0])
+
+
+@dataclass(frozen=True)
+class PrimalInstance:
+    """The primal worst-case instance of a solved PEP, as coordinates.
+
+    PEPit factorises the primal Gram matrix G = PᵀP after the solve; every point and gradient of
+    the PEP is a column of P, a vector of ℝ^N (N = the side of G; the instance lives in the span
+    of these vectors, whose dimension is the rank of G). This is the data the counterexample
+    (:func:`~fedtheory.worstcase.quadratic_counterexample`) interpolates by explicit functions
+    (Taylor, Hendrickx & Glineur 2017, §3: an interpolable set of triples *is* a function of the
+    class). Accurate to the solver's tolerance only.
+
+    Attributes
+    ----------
+    clients : tuple of ClientPoints
+        One per leaf function of the PEP (one per client; one in all for identical clients).
+    x0 : numpy.ndarray
+        The starting point, shape (N,).
+    x_star : numpy.ndarray or None
+        The minimiser x* of the average (None for non-convex classes, or when the builder did
+        not pass it).
+    iterates : numpy.ndarray
+        The server models x_0, …, x_T, shape (T + 1, N) (shape (0, N) when not passed).
+    """
+
+    clients: tuple[ClientPoints, ...]
+    x0: np.ndarray
+    x_star: np.ndarray | None
+    iterates: np.ndarray
+
+    @property
+    def ambient_dimension(self) -> int:
+        """N, the length of every coordinate vector."""
+        return int(self.x0.shape[0])
 
 
 @dataclass(frozen=True)
@@ -61,6 +123,9 @@ class WorstCase:
         exact feasibility).
     solve_seconds : float
         Wall time of the solve (including PEPit's set-up).
+    instance : PrimalInstance or None
+        The primal worst-case instance (coordinates of every point, gradient and function value
+        of the PEP; see :class:`PrimalInstance`); None when it was not extracted.
     """
 
     value: float
@@ -77,6 +142,7 @@ class WorstCase:
     n_constraints: int
     residual: float
     solve_seconds: float
+    instance: PrimalInstance | None = field(default=None, repr=False, compare=False)
 
     @property
     def gap(self) -> float:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from fedtheory.errors import ParameterError, SolverError
-from fedtheory.worstcase._result import WorstCase
+from fedtheory.worstcase._result import ClientPoints, PrimalInstance, WorstCase
 
 __all__ = ["SOLVERS", "check_solver", "solve_pep"]
 
@@ -28,6 +28,53 @@ _SOLVER_OPTIONS: dict[str, dict[str, Any]] = {
     "CLARABEL": {"tol_gap_abs": 1e-7, "tol_gap_rel": 1e-7, "tol_feas": 1e-7},
     "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200_000},
 }
+
+#: Extra Clarabel option for the quadratic class: PEPit's quadratic interpolation conditions
+#: (Bousselmi, Hendrickx & Glineur 2023) hold trivial rows (0 = 0 at a function's own stationary
+#: point, whose gradient is the zero vector) on which Clarabel's KKT factorisation fails at the
+#: first iteration ("NumericalError") with its default static regularisation 1e-8; 1e-7 solves
+#: them (values within 2e-6 relative of SCS's; tests/test_worstcase_counterexample.py).
+_QUADRATIC_CLARABEL = {"static_regularization_constant": 1e-7}
+
+
+def _options(solver: str, leaf_functions: Sequence[Any]) -> dict[str, Any]:
+    from PEPit.functions import SmoothStronglyConvexQuadraticFunction
+
+    options = dict(_SOLVER_OPTIONS[solver])
+    if solver == "CLARABEL" and any(
+        isinstance(f, SmoothStronglyConvexQuadraticFunction) for f in leaf_functions
+    ):
+        options.update(_QUADRATIC_CLARABEL)
+    return options
+
+
+def _vector(point: Any, size: int) -> np.ndarray:
+    return np.asarray(point.eval(), dtype=np.float64).reshape(size)
+
+
+def _extract(
+    problem: Any, leaf_functions: Sequence[Any], x_star: Any, iterates: Sequence[Any]
+) -> PrimalInstance:
+    """The coordinates of every point of the solved PEP (PEPit's ``eval`` after the solve)."""
+    size = int(np.asarray(problem.G_value).shape[0])
+    clients = []
+    for function in leaf_functions:
+        triples = function.list_of_points
+        stationary = {id(t[0]) for t in function.list_of_stationary_points}
+        clients.append(
+            ClientPoints(
+                points=np.array([_vector(x, size) for x, _, _ in triples]).reshape(-1, size),
+                gradients=np.array([_vector(g, size) for _, g, _ in triples]).reshape(-1, size),
+                values=np.array([float(f.eval()) for _, _, f in triples]),
+                stationary=np.array([id(x) in stationary for x, _, _ in triples], dtype=bool),
+            )
+        )
+    return PrimalInstance(
+        clients=tuple(clients),
+        x0=_vector(iterates[0] if iterates else problem.list_of_points[0], size),
+        x_star=None if x_star is None else _vector(x_star, size),
+        iterates=np.array([_vector(x, size) for x in iterates]).reshape(-1, size),
+    )
 
 
 def check_solver(solver: Any) -> str:
@@ -48,6 +95,8 @@ def solve_pep(
     method: str,
     measure: str,
     parameters: dict[str, Any],
+    x_star: Any = None,
+    iterates: Sequence[Any] = (),
 ) -> WorstCase:
     """Solve a prepared ``PEPit.PEP`` and return its :class:`WorstCase`.
 
@@ -63,6 +112,10 @@ def solve_pep(
         ``"CLARABEL"`` or ``"SCS"`` (checked by :func:`check_solver`).
     method, measure, parameters
         Recorded in the result.
+    x_star, iterates
+        The PEP's x* and server models x_0, …, x_T (``PepModel.x_star``, ``PepModel.iterates``):
+        their coordinates are kept in the result's :class:`PrimalInstance` (without them it has
+        the functions' triples and x_0, the PEP's first point, only).
 
     Raises
     ------
@@ -80,7 +133,7 @@ def solve_pep(
             # cvxpy warns "Solution may be inaccurate"; the status check below raises instead.
             warnings.simplefilter("ignore", UserWarning)
             value = problem.solve(
-                wrapper="cvxpy", solver=solver, verbose=0, **_SOLVER_OPTIONS[solver]
+                wrapper="cvxpy", solver=solver, verbose=0, **_options(solver, leaf_functions)
             )
         status = str(problem.wrapper.prob.status)
     except cp.error.SolverError as exc:
@@ -123,4 +176,5 @@ def solve_pep(
         n_constraints=n_constraints,
         residual=(float(np.max(np.abs(problem.residual))) if problem.residual is not None else 0.0),
         solve_seconds=seconds,
+        instance=_extract(problem, leaf_functions, x_star, list(iterates)),
     )
