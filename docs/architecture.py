@@ -51,7 +51,8 @@ ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ("algorithms", 3, ("fedtheory.algorithms",)),
     ("verify", 4, ("fedtheory.verify",)),
     ("papers", 4, ("fedtheory.papers",)),
-    ("app", 5, ("fedtheory.cli", "fedtheory.figures")),
+    ("worstcase", 4, ("fedtheory.worstcase",)),
+    ("app", 5, ("fedtheory.cli", "fedtheory._cli_worstcase", "fedtheory.figures")),
 )
 
 _CORE = {"base", "bounds", "stats", "exact", "plotting", "problems", "algorithms"}
@@ -67,6 +68,8 @@ DOORS: dict[str, set[str]] = {
     "algorithms": {"base", "problems", "algorithms"},
     "verify": {"base", "bounds", "stats", "exact", "plotting", "problems", "algorithms", "verify"},
     "papers": _CORE | {"papers"},  # a paper package: the core and itself (checked below)
+    # PEPs of the methods; the counterexamples run the core round loop on core problems
+    "worstcase": {"base", "problems", "algorithms", "worstcase"},
     "app": {room for room, _, _ in ROOMS},
 }
 

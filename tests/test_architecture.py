@@ -32,6 +32,7 @@ architecture = _architecture()
 LAZY_IMPORTS = {
     # the CLI starts in ~0.2 s: each command imports what it needs (sympy, numba, matplotlib)
     "fedtheory.cli": "start-up time",
+    "fedtheory._cli_worstcase": "start-up time",
     # a figure script's command imports the runner only when it draws
     "fedtheory.figures": "start-up time",
     # a worker loads claim files by path, once it runs a task

@@ -16,8 +16,7 @@ import numpy as np
 
 from fedtheory._checks import check_int, check_real
 from fedtheory.errors import ParameterError, SolverError
-from fedtheory.worstcase._methods import solve_setting
-from fedtheory.worstcase._methods import setting_of as _setting_of
+from fedtheory.worstcase._methods import setting_of, solve_setting
 from fedtheory.worstcase._result import WorstCase
 
 __all__ = ["StepSearch", "optimal_step"]
@@ -99,7 +98,7 @@ def optimal_step(
         raise ParameterError(parameter="high", value=high, rule=f"must exceed low={low:.6g}")
     grid = check_int("grid", grid, minimum=3)
     xatol = check_real("xatol", xatol, positive=True)
-    _setting_of(method, measure=measure, eta=low, **parameters)  # bad input fails before solving
+    setting_of(method, measure=measure, eta=low, **parameters)  # bad input fails before solving
 
     solved: dict[float, WorstCase] = {}
     failed: list[float] = []
@@ -108,7 +107,7 @@ def optimal_step(
         if eta in failed:
             return math.inf
         if eta not in solved:
-            setting = _setting_of(method, measure=measure, eta=eta, **parameters)
+            setting = setting_of(method, measure=measure, eta=eta, **parameters)
             try:
                 solved[eta] = solve_setting(setting, solver=solver)
             except SolverError:
