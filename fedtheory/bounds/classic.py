@@ -6,6 +6,7 @@ id                                         statement
 ``classic.gd.strongly-convex``             GD, step 1/L: f(x_T) − f* ≤ (1 − μ/L)^T Δ0
 ``classic.gd.strongly-convex.distance``    GD, step 2/(μ+L): ‖x_T − x*‖² ≤ ((L−μ)/(L+μ))^{2T} D0
 ``classic.gd.distance.exact``              GD's exact worst case: max(|1−ηL|, |1−ημ|)^{2T} D0
+``classic.gd.optimal-step``                the step minimising it: η* = 2/(μ + L)
 ``classic.gd.smooth-convex``               GD, step 1/L, smooth convex: f(x_T) − f* ≤ 2L D0/(T + 4)
 ``classic.gd.smooth-convex.exact``         its exact worst case L D0/(4T + 2) (Drori–Teboulle; THG)
 ``classic.inexact-gd``                     GD with gradient errors e_k (Friedlander–Schmidt)
@@ -132,6 +133,24 @@ register(
         ),
         hypotheses=[_valid_condition],
         example={"L": 1, "mu": 0.1, "eta": 0.5, "T": 3, "D0": 1},
+    )
+)
+
+register(
+    _bound(
+        "classic.gd.optimal-step",
+        2 / (mu + L),
+        kind="exact",
+        source=Citation("classic", "GD, the step of the best linear rate", reference=_NESTEROV),
+        quantity="argmin over η of GD's worst-case ‖x_T − x*‖²",
+        quantity_latex="\\eta^\\star",
+        statement=(
+            "The step minimising GD's exact worst case max(|1 − ηL|, |1 − ημ|)^{2T} D0 is "
+            "η* = 2/(μ + L), where both branches are equal (the rate of "
+            "classic.gd.strongly-convex.distance), for every T."
+        ),
+        hypotheses=[_valid_condition],
+        example={"L": 1, "mu": 0.1},
     )
 )
 
