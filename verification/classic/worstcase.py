@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from fedtheory import bounds
-from fedtheory.verify import Claim, Sweep, WorstCaseHolds
+from fedtheory.verify import Claim, Measurement, Sweep, WorstCaseHolds
 from fedtheory.worstcase import worst_case
 
 _RESOLUTION = (
@@ -136,25 +136,28 @@ def gd_smooth_convex(params: dict[str, Any], seed: int) -> dict[str, float]:
     return {**result.as_measurement(), "L": 1.0, "D0": 1.0}
 
 
-_SMOOTH_SWEEPS = {
-    "smoke": Sweep(grid={"T": [1, 3]}),
-    "quick": Sweep(grid={"T": [1, 2, 4, 8, 16, 32]}),
-}
+smooth_convex = Measurement(
+    id="classic/worstcase/gd-smooth-convex-worst",
+    experiment=gd_smooth_convex,
+    sweeps={
+        "smoke": Sweep(grid={"T": [1, 3]}),
+        "quick": Sweep(grid={"T": [1, 2, 4, 8, 16, 32]}),
+    },
+    notes="One PEP per T, judged against both bounds below (computed once).",
+)
 
-gd_smooth_convex_upper = Claim(
+gd_smooth_convex_upper = smooth_convex.claim(
     id="classic/worstcase/gd-smooth-convex",
     statement=(
         "Gradient descent with step 1/L on an L-smooth convex f: f(x_T) − f* ≤ 2L‖x_0 − x*‖²/"
         "(T + 4) over the whole class (Nesterov 2004, Cor. 2.1.2)."
     ),
     bound=bounds.get("classic.gd.smooth-convex"),
-    experiment=gd_smooth_convex,
-    sweeps=_SMOOTH_SWEEPS,
     criterion=WorstCaseHolds("worst", bounds.get("classic.gd.smooth-convex"), x="T"),
     notes="Looseness tends to 8(T + 1/2)/(T + 4) → 8 (the exact worst case is L D0/(4T + 2)).",
 )
 
-gd_smooth_convex_exact = Claim(
+gd_smooth_convex_exact = smooth_convex.claim(
     id="classic/worstcase/gd-smooth-convex-exact",
     statement=(
         "The exact worst case of gradient descent with step 1/L over L-smooth convex functions "
@@ -162,8 +165,6 @@ gd_smooth_convex_exact = Claim(
         "Glineur 2017)."
     ),
     bound=bounds.get("classic.gd.smooth-convex.exact"),
-    experiment=gd_smooth_convex,
-    sweeps=_SMOOTH_SWEEPS,
     criterion=WorstCaseHolds(
         "worst", bounds.get("classic.gd.smooth-convex.exact"), tight=True, x="T"
     ),
@@ -237,7 +238,7 @@ inexact_gd_bounded = Claim(
     uses=[bounds.get("classic.inexact-gd")],
     sweeps={
         "smoke": Sweep(grid={"S": [3]}, fixed={"kappa": 10, "eps2": 0.01}),
-        "quick": Sweep(grid={"eps2": [0.001, 0.1, 1.0], "S": [2, 5, 20]}, fixed={"kappa": 10}),
+        "quick": Sweep(grid={"eps2": [0.001, 0.1, 1.0], "S": [2, 5, 10]}, fixed={"kappa": 10}),
     },
     criterion=WorstCaseHolds("worst", bounds.get("classic.inexact-gd.bounded-errors"), x="S"),
     notes=(
