@@ -9,12 +9,15 @@ methods with their parameters spelled out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from fedtheory.errors import ParameterError, SolverError
-from fedtheory.worstcase._pep import build_pep
+from fedtheory.worstcase._feedback import build_feedback_pep, make_feedback_setting
+from fedtheory.worstcase._pep import PepModel, build_pep
+from fedtheory.worstcase._personalized import build_moreau_pep, make_moreau_setting
 from fedtheory.worstcase._result import WorstCase
 from fedtheory.worstcase._setting import Setting, make_setting
 from fedtheory.worstcase._solve import check_solver, solve_pep
@@ -52,6 +55,14 @@ PARAMETERS: dict[str, str] = {
     "R2": "initial condition ‖x_0 − x*‖² ≤ R² (default 1)",
     "Delta0": "initial condition F(x_0) − F* ≤ Δ0 (instead of R2)",
     "functions": "client class: convex (μ-strongly convex if mu > 0), quadratic, nonconvex",
+    "radius": "the constraint set 𝒲 lies in a ball of this radius (diameter ≤ 2·radius)",
+    "K_final": "local steps of a final local phase after the T rounds (≥ 0)",
+    "project_global": "project the server model onto 𝒲 after each server step (True/False)",
+    "interior_optima": "every client's minimiser lies in 𝒲 (True/False)",
+    "G": "bound on the subgradients of every client (> 0)",
+    "gamma": "oracle edge γ ∈ (0, 1]: ‖h − φ‖ ≤ (1 − γ)‖φ‖ for a query φ",
+    "feedback": "feed the oracle's error into the next query (residual reset every round)",
+    "B2": "bound on the start's norm ‖x_0‖² (default none)",
 }
 
 
@@ -64,9 +75,18 @@ class Method:
     local: str
     parameters: tuple[str, ...]
     fixed: Mapping[str, Any]
+    #: For a method outside the one round loop: its own checked setting and PEP builder
+    #: (``make(measure=..., **parameters)`` and ``build(setting) -> PepModel``).
+    make: Callable[..., Any] | None = None
+    build: Callable[[Any], PepModel] | None = None
 
     def required(self) -> tuple[str, ...]:
         """Parameters without a default."""
+        if self.make is not None:  # the checked setting's own signature says
+            signature = inspect.signature(self.make).parameters
+            return tuple(
+                p for p in self.parameters if signature[p].default is inspect.Parameter.empty
+            )
         optional = {
             "eta_g",
             "weights",
@@ -127,6 +147,45 @@ METHODS: dict[str, Method] = {
             (*_FED, *_CLASS, "eta", "eta_g", *_HET, *_ERRORS),
             {},
         ),
+        Method(
+            "fedprox-moreau",
+            "FedProx on the personalised objective Σq_i[f_i(w_i) + (λ/2)‖x − w_i‖²], w_i ∈ 𝒲: "
+            "clients keep their models across rounds and take K_t projected steps "
+            "w ← P_𝒲[w − η_k(∇f_i(w) + λ(w − x))] (K and η_k may vary with the round and the "
+            "step), the server steps x ← x − λη_g Σq_i(x − w_i) (then P_𝒲 if project_global); "
+            "measures distance, local (to the exact proximal point), objective",
+            "prox-gd",
+            (
+                "m",
+                "T",
+                "K",
+                "K_final",
+                "L",
+                "mu",
+                "lam",
+                "radius",
+                "eta",
+                "eta_g",
+                "project_global",
+                "interior_optima",
+                "weights",
+            ),
+            {},
+            make_moreau_setting,
+            build_moreau_pep,
+        ),
+        Method(
+            "fedavg-ef",
+            "FedAvg on f_i + (μ/2)‖·‖² with a relative-error oracle ‖h − φ‖ ≤ (1 − γ)‖φ‖ on "
+            "the query φ = Δ + ∇f_i(y) and error feedback Δ ← φ − h (reset every round); "
+            "steps y ← y − η_s(h + μy), η one per local step; clients convex with "
+            "‖∂f_i‖ ≤ G; measures distance, residual, oracle, iterate",
+            "gd",
+            ("m", "K", "T", "G", "mu", "gamma", "eta", "feedback", "R2", "B2", "weights"),
+            {},
+            make_feedback_setting,
+            build_feedback_pep,
+        ),
     )
 }
 
@@ -139,17 +198,26 @@ def setting_of(method: str, *, measure: str = "distance", **parameters: Any) -> 
             parameter="method", value=method, rule=f"must be one of {sorted(METHODS)}"
         )
     spec = METHODS[method]
+    if spec.make is not None:
+        raise ParameterError(
+            parameter="method", value=method, rule="has its own setting (use worst_case)"
+        )
+    _check_names(spec, parameters)
+    return make_setting(method, local=spec.local, measure=measure, **spec.fixed, **parameters)
+
+
+def _check_names(spec: Method, parameters: Mapping[str, Any]) -> None:
+    """Refuse a parameter ``spec`` does not take, or a missing required one."""
     unknown = sorted(set(parameters) - set(spec.parameters))
     if unknown:
         raise ParameterError(
             parameter=unknown[0],
             value=parameters[unknown[0]],
-            rule=f"is not a parameter of {method!r} (it takes {', '.join(spec.parameters)})",
+            rule=f"is not a parameter of {spec.name!r} (it takes {', '.join(spec.parameters)})",
         )
     missing = [p for p in spec.required() if p not in parameters]
     if missing:
-        raise ParameterError(parameter=missing[0], value=None, rule=f"is required by {method!r}")
-    return make_setting(method, local=spec.local, measure=measure, **spec.fixed, **parameters)
+        raise ParameterError(parameter=missing[0], value=None, rule=f"is required by {spec.name!r}")
 
 
 def worst_case(
@@ -161,10 +229,13 @@ def worst_case(
     ----------
     method
         One of :data:`METHODS` (``"gd"``, ``"fedavg"``, ``"fedprox"``, ``"fedprox-exact"``,
-        ``"scaffold"``).
+        ``"scaffold"``; ``"fedprox-moreau"`` and ``"fedavg-ef"``, each with its own setting:
+        :mod:`fedtheory.worstcase._personalized`, :mod:`fedtheory.worstcase._feedback`).
     measure
         ``"distance"`` ‖x_T − x*‖², ``"function"`` F(x_T) − F*, ``"function-min"``
-        min_t F(x_t) − F*, or ``"gradient"`` min_t ‖∇F(x_t)‖² (t = 0..T, server models).
+        min_t F(x_t) − F*, or ``"gradient"`` min_t ‖∇F(x_t)‖² (t = 0..T, server models);
+        ``"fedprox-moreau"`` also ``"local"`` and ``"objective"``, ``"fedavg-ef"``
+        ``"residual"``, ``"oracle"`` and ``"iterate"`` (see their modules).
     solver
         ``"auto"`` (default: Clarabel, then SCS if Clarabel does not reach optimal),
         ``"CLARABEL"`` or ``"SCS"``.
@@ -184,12 +255,42 @@ def worst_case(
     SolverError
         When the solver does not report ``"optimal"``.
     """
+    spec = METHODS.get(method)
+    if spec is not None and spec.make is not None and spec.build is not None:
+        _check_names(spec, parameters)
+        own = spec.make(measure=measure, **parameters)
+        build = spec.build
+        return _solve(
+            lambda: build(own),
+            method=method,
+            measure=own.measure,
+            parameters=own.parameters(),
+            solver=solver,
+        )
     setting = setting_of(method, measure=measure, **parameters)
     return solve_setting(setting, solver=solver)
 
 
 def solve_setting(setting: Setting, *, solver: str = "auto") -> WorstCase:
-    """Build and solve the PEP of a checked setting.
+    """Build and solve the PEP of a checked setting of the round loop (:func:`build_pep`)."""
+    return _solve(
+        lambda: build_pep(setting),
+        method=setting.method,
+        measure=setting.measure,
+        parameters=setting.parameters(),
+        solver=solver,
+    )
+
+
+def _solve(
+    build: Callable[[], PepModel],
+    *,
+    method: str,
+    measure: str,
+    parameters: dict[str, Any],
+    solver: str,
+) -> WorstCase:
+    """Solve the PEP ``build()`` makes with ``solver``.
 
     ``solver="auto"`` tries Clarabel (interior point: fast, accurate when it converges) and,
     when it ends with a status other than optimal, SCS; the error names both when both fail.
@@ -197,16 +298,16 @@ def solve_setting(setting: Setting, *, solver: str = "auto") -> WorstCase:
     order = AUTO_ORDER if solver == "auto" else (check_solver(solver),)
     failures: list[SolverError] = []
     for name in order:
-        model = build_pep(setting)  # a fresh problem per attempt: PEPit problems are single-use
+        model = build()  # a fresh problem per attempt: PEPit problems are single-use
         try:
             return solve_pep(
                 model.problem,
                 leaf_functions=model.clients,
                 named=model.named,
                 solver=name,
-                method=setting.method,
-                measure=setting.measure,
-                parameters=setting.parameters(),
+                method=method,
+                measure=measure,
+                parameters=parameters,
                 x_star=model.x_star,
                 iterates=model.iterates,
             )

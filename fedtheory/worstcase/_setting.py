@@ -302,3 +302,27 @@ def make_setting(
         initial_value=value,
         measure=measure,
     )
+
+
+def check_schedule(name: str, value: Any, length: int, *, what: str) -> tuple[float, ...]:
+    """A positive number, or a sequence of ``length`` positive numbers, as a tuple of ``length``.
+
+    ``what`` says what one entry is for (in the error message), e.g. ``"one per round"``.
+    Used by the methods whose steps vary with the round or the local step
+    (:mod:`fedtheory.worstcase._personalized`, :mod:`fedtheory.worstcase._feedback`).
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (check_real(name, value, positive=True),) * length
+    try:
+        values = tuple(float(v) for v in value)
+    except (TypeError, ValueError):
+        raise ParameterError(
+            parameter=name, value=value, rule="must be a number or a sequence of numbers"
+        ) from None
+    if len(values) != length or not all(math.isfinite(v) and v > 0 for v in values):
+        raise ParameterError(
+            parameter=name,
+            value=value,
+            rule=f"must hold {length} positive numbers ({what})",
+        )
+    return values
