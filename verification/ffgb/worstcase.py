@@ -26,24 +26,14 @@ import math
 from typing import Any
 
 from fedtheory import bounds
-from fedtheory.errors import SolverError
 from fedtheory.verify import Measurement, Sweep, WorstCaseHolds
-from fedtheory.worstcase import WorstCase, worst_case
+from fedtheory.worstcase import worst_case
 
 EXPLICIT = bounds.get("ffgb.thm31.explicit")
 RESIDUAL = bounds.get("ffgb.lemma-residual")
 ORACLE = bounds.get("ffgb.lemma-residual.h")
 ITERATE = bounds.get("ffgb.lemma-iterate")
 C_K = bounds.get("ffgb.limit.c-k")
-
-
-def solve(**parameters: Any) -> WorstCase:
-    """``worst_case(...)`` with Clarabel, and SCS if Clarabel does not end "optimal" (the
-    issue's advice: try the other free solver)."""
-    try:
-        return worst_case(solver="CLARABEL", **parameters)
-    except SolverError:
-        return worst_case(solver="SCS", **parameters)
 
 
 def steps(mu: float, K: int, T: int) -> list[float]:
@@ -57,7 +47,7 @@ def explicit_run(params: dict[str, Any], seed: int) -> dict[str, float]:
     m, K, T = int(params["m"]), int(params["K"]), int(params["T"])
     G, mu, gamma, D0 = (float(params[n]) for n in ("G", "mu", "gamma", "D0"))
     f0_norm = (2 - gamma) * G / (gamma * mu)
-    result = solve(
+    result = worst_case(
         method="fedavg-ef",
         m=m,
         K=K,
@@ -128,7 +118,7 @@ def lemma_run(params: dict[str, Any], seed: int) -> dict[str, float]:
     del seed
     m, K, T = int(params["m"]), int(params["K"]), int(params["T"])
     G, mu, gamma = (float(params[n]) for n in ("G", "mu", "gamma"))
-    result = solve(
+    result = worst_case(
         method="fedavg-ef",
         m=m,
         K=K,

@@ -30,23 +30,13 @@ from __future__ import annotations
 from typing import Any
 
 from fedtheory import bounds
-from fedtheory.errors import SolverError
 from fedtheory.verify import Measurement, Sweep, WorstCaseHolds
-from fedtheory.worstcase import WorstCase, worst_case
+from fedtheory.worstcase import worst_case
 
 LEMMA14 = bounds.get("minimax.lemma14")
 LEMMA15 = bounds.get("minimax.lemma15")
 PROP16 = bounds.get("minimax.prop16")
 PROP16_PRINTED = bounds.get("minimax.prop16.printed")
-
-
-def solve(**parameters: Any) -> WorstCase:
-    """``worst_case(...)`` with Clarabel (on these SDPs SCS takes 10–50× longer), and SCS if
-    Clarabel does not end "optimal" (the issue's advice: try the other free solver)."""
-    try:
-        return worst_case(solver="CLARABEL", **parameters)
-    except SolverError:
-        return worst_case(solver="SCS", **parameters)
 
 
 def local_steps(mu: float, lam: float, count: int) -> list[float]:
@@ -68,7 +58,7 @@ def inner_loop(params: dict[str, Any], seed: int) -> dict[str, float]:
     """
     del seed  # deterministic: one SDP
     mu, beta, lam, D, k = (float(params[n]) for n in ("mu", "beta", "lam", "D", "k"))
-    result = solve(
+    result = worst_case(
         method="fedprox-moreau",
         m=1,
         T=1,
@@ -142,7 +132,7 @@ def outer_loop(params: dict[str, Any], seed: int) -> dict[str, float]:
     m, T = int(params["m"]), int(params["T"])
     mu, lam, D = float(params["mu"]), float(params["lam"]), float(params["D"])
     measure = str(params["measure"])
-    result = solve(
+    result = worst_case(
         method="fedprox-moreau",
         m=m,
         T=T,
