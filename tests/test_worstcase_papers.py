@@ -11,7 +11,10 @@ Theory asserted:
   exact worst case (and the corrected bound refuses that R), the worst case of GIFAIR's
   Lemma 8.5 with E = 2 local steps exceeds Δ0 even with a shared minimiser, and planted bugs —
   a missing square in Lemma C.9, a lost factor 2 in Lemma C.10, one round too few in the
-  theorem's index map — put the bounds below the exact worst case.
+  theorem's index map — put the bounds below the exact worst case;
+- GIFAIR's Theorem 3.7 PEP (σ = 0, λ = 0): the schedule sits on the boundary of the registered
+  hypotheses (β = γ/(4L) with γ = 8L/μ), both bounds lie above their worst cases, and the two
+  PEPs agree with L-smoothness: worst H-gap ≤ (L/2)·worst distance.
 """
 
 from __future__ import annotations
@@ -116,3 +119,12 @@ def test_lemma85_local_steps_break_it_and_one_step_keeps_it(gf: ModuleType) -> N
         out = gf.lemma85_point({**base, "E": 1, "eta_L": eta_L, "mu": mu, "rounds": 2}, 0)
         rate = max((1 - eta_L * mu) ** 2, (1 - eta_L) ** 2) ** 2
         assert out["worst"] == pytest.approx(rate, rel=1e-5)
+
+
+def test_thm37_pep_is_consistent_and_below_both_bounds(gf: ModuleType) -> None:
+    params = {"L": 1.0, "mu": 0.5, "D0": 1.0, "Gamma": 0.01, "E": 2, "rounds": 2, "G2": 1.0}
+    assert gf.schedule(params) == (4.0, 16.0)
+    out = gf.thm37_point(params, 0)
+    assert out["worst_gap"] <= 0.5 * out["worst_distance"] + 1e-6
+    assert out["worst_distance"] < out["bound_distance"]
+    assert out["worst_gap"] < out["bound_printed"]
