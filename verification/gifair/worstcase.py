@@ -29,7 +29,12 @@ stationary points, one auxiliary scalar per client for |H* − H_k*|) and solved
 - ``gifair.thm37.distance`` (the repair sketch, a hypothesis): ‖θ̄^(T) − θ*‖² at T = CE; at
   λ = 0 the repair's open gap (weights frozen within a round) does not arise, so this checks the
   rest of it (drift, Γ_max, the Jensen contraction);
-- ``gifair.thm37`` as printed: H(θ̄^(T)) − H* (its ξ carries 2Γ_max/η^(T)).
+- ``gifair.thm37`` as printed: H(θ̄^(T)) − H* (its ξ carries 2Γ_max/η^(T));
+- ``gifair.thm37.recursion`` (printed, contraction 1 − η^(t)εμ/K with K clients) and
+  ``.corrected`` (1 − η^(t)εμ): the one-step inequality of the proof at a step t inside a round,
+  as max(Δ_{t+1} − cΔ_t) ≤ η^(t)²ξ over the class (the registered right side is affine in Δ_t:
+  c and η^(t)²ξ are read off it), with ξ = 8(E − 1)²G² + 4LΓ_K + 2Γ_max/η^(t) (σ = 0) and
+  no bound on Δ_0 beyond the one A3 implies (μ‖θ̄^(0) − θ*‖ ≤ ‖∇F(θ̄^(0))‖ ≤ G).
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ from fedtheory.worstcase._solve import solve_pep
 LEMMA85 = bounds.get("gifair.lemma85")
 THM37 = bounds.get("gifair.thm37")
 THM37_DISTANCE = bounds.get("gifair.thm37.distance")
+RECURSION = bounds.get("gifair.thm37.recursion")
+RECURSION_FIX = bounds.get("gifair.thm37.recursion.corrected")
 
 #: p: the data shares of two clients (λ = 0, so q = p)
 WEIGHTS = (0.3, 0.7)
@@ -252,6 +259,29 @@ def thm37_point(params: dict[str, Any], seed: int) -> dict[str, float]:
     }
 
 
+def recursion_point(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """max(Δ_{t+1} − cΔ_t) at step ``t`` for the printed (c = 1 − η^(t)εμ/K, K = 2 clients)
+    and the corrected (c = 1 − η^(t)εμ) recursion, and η^(t)²ξ at the budgets."""
+    del seed
+    beta, gamma = schedule(params)
+    t, Gamma = int(params["t"]), float(params["Gamma"])
+    xi = 8 * (int(params["E"]) - 1) ** 2 * float(params["G2"]) + 4 * float(params["L"]) * Gamma
+    xi += 2 * Gamma * (t + gamma) / beta  # 2Γ_max/η^(t); σ = 0
+    out: dict[str, float] = {}
+    for name, bound, extra in (
+        ("printed", RECURSION, {"K": len(WEIGHTS)}),
+        ("corrected", RECURSION_FIX, {}),
+    ):
+        args = {"beta": beta, "eps": 1.0, "gamma": gamma, "L": float(params["L"]),
+                "mu": float(params["mu"]), "t": t, **extra}  # fmt: skip
+        one, two = (float(bound.evaluate(**args, Delta_t=d, xi=xi)) for d in (1.0, 2.0))
+        c, rest = two - one, 2 * one - two  # the right side is c·Δ_t + rest
+        case = _solved(params, "recursion", c)
+        out.update({f"worst_{name}": case.value, f"accuracy_{name}": case.gap})
+        out.update({f"bound_{name}": rest, f"c_{name}": c})
+    return out
+
+
 _THM37 = {"L": 1.0, "mu": 0.5, "D0": 1.0, "Gamma": 0.01}
 thm37_runs = Measurement(
     id="gifair/worstcase/thm37",
@@ -302,4 +332,45 @@ thm37_printed = thm37_runs.claim(
         "Deterministic special case of the printed bound (η^(T) = β/(T + γ) in its ξ, as "
         "registered); its non-decay as T → ∞ (guide §6.2) is a looseness, not a failure."
     ),
+)
+recursion_runs = Measurement(
+    id="gifair/worstcase/thm37-recursion",
+    experiment=recursion_point,
+    sweeps={
+        "smoke": Sweep(
+            grid={"t": [1]}, fixed={"L": 1.0, "mu": 0.5, "Gamma": 0.01, "E": 2, "G2": 1.0}
+        ),
+        "quick": Sweep(
+            grid={"E": [1, 2, 4], "t": [0, 1, 3], "Gamma": [0.01, 0.5]},
+            fixed={k: v for k, v in {**_THM37, "G2": 1.0}.items() if k not in ("Gamma", "D0")},
+        ),
+    },
+    uses=[RECURSION, RECURSION_FIX],
+    notes=(
+        "Two clients, p = (0.3, 0.7), λ = 0, σ = 0, L = 1, μ = 0.5, β = 4, γ = max(16, E), "
+        "G² = 1, Γ ∈ {0.01, 0.5}, step t ∈ {0, 1, 3} of rounds of E ∈ {1, 2, 4} local steps "
+        "(t + 1 inside or at the end of a round)."
+    ),
+)
+recursion_printed = recursion_runs.claim(
+    id="gifair/worstcase/thm37-recursion",
+    bound=RECURSION,
+    statement=(
+        "The proof's recursion at σ = 0, λ = 0: Δ_{t+1} ≤ (1 − η^(t)εμ/K)Δ_t + η^(t)²ξ for "
+        "the virtual average at every step t, ξ = 8(E − 1)²G² + 4LΓ_K + 2Γ_max/η^(t)."
+    ),
+    criterion=WorstCaseHolds("worst_printed", "bound_printed", accuracy="accuracy_printed", x="t"),
+    notes="The stray K (guide §6.3) only weakens the contraction the recursion asks for.",
+)
+recursion_corrected = recursion_runs.claim(
+    id="gifair/worstcase/thm37-recursion-corrected",
+    bound=RECURSION_FIX,
+    statement=(
+        "The recursion with Jensen's contraction: Δ_{t+1} ≤ (1 − η^(t)εμ)Δ_t + η^(t)²ξ at "
+        "σ = 0, λ = 0, for the virtual average at every step t."
+    ),
+    criterion=WorstCaseHolds(
+        "worst_corrected", "bound_corrected", accuracy="accuracy_corrected", x="t"
+    ),
+    notes="Same PEPs as the printed recursion with the contraction c = 1 − η^(t)μ.",
 )
