@@ -437,10 +437,6 @@ register_terms(
     hypotheses=[EPS_LE_1, MU_LE_L, STEP_0],
     meanings={"xi": _XI_MEANING},
     example={**_RECURSION_EXAMPLE, "K": 4},
-    unjudged=(
-        "a step inside the proof of gifair.thm37: its induction is checked symbolically "
-        "(tests/test_gifair_bounds.py, V19), the theorem itself by claims"
-    ),
 )
 register_terms(
     "gifair.thm37.recursion.corrected",
@@ -460,10 +456,6 @@ register_terms(
     hypotheses=[EPS_LE_1, MU_LE_L, STEP_0],
     meanings={"xi": "ξ_fix = 32(E−1)²G² + 12LΓ_max + 4Σ_kp_k²σ_k² of the repair (guide §3)"},
     example=_RECURSION_EXAMPLE,
-    unjudged=(
-        "a step inside gifair.thm37.distance: its induction is checked symbolically "
-        "(tests/test_gifair_bounds.py, V19), the distance bound itself by claims"
-    ),
 )
 register_terms(
     "gifair.thm39",

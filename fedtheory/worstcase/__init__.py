@@ -32,6 +32,7 @@ from fedtheory.worstcase._methods import (
     Method,
     fedavg_worst_case,
     gd_worst_case,
+    with_solver_fallback,
     worst_case,
 )
 from fedtheory.worstcase._result import ClientPoints, PrimalInstance, WorstCase
@@ -59,6 +60,7 @@ __all__ = [
     "gd_worst_case",
     "optimal_step",
     "quadratic_counterexample",
+    "with_solver_fallback",
     "worst_case",
 ]
 

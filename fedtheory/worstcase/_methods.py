@@ -30,6 +30,7 @@ __all__ = [
     "fedavg_worst_case",
     "gd_worst_case",
     "setting_of",
+    "with_solver_fallback",
     "worst_case",
 ]
 
@@ -295,22 +296,40 @@ def _solve(
     ``solver="auto"`` tries Clarabel (interior point: fast, accurate when it converges) and,
     when it ends with a status other than optimal, SCS; the error names both when both fail.
     """
+
+    def attempt(name: str) -> WorstCase:
+        model = build()  # a fresh problem per attempt: PEPit problems are single-use
+        return solve_pep(
+            model.problem,
+            leaf_functions=model.clients,
+            named=model.named,
+            solver=name,
+            method=method,
+            measure=measure,
+            parameters=parameters,
+            x_star=model.x_star,
+            iterates=model.iterates,
+        )
+
+    return with_solver_fallback(attempt, solver)
+
+
+def with_solver_fallback(attempt: Callable[[str], WorstCase], solver: str = "auto") -> WorstCase:
+    """``attempt(solver)``; with ``solver="auto"``, Clarabel and then SCS (:data:`AUTO_ORDER`).
+
+    For PEPs written directly with PEPit (``attempt`` builds the problem and calls
+    :func:`~fedtheory.worstcase._solve.solve_pep` with the solver it is given).
+
+    Raises
+    ------
+    SolverError
+        The one solver's error, or one naming both when both fail.
+    """
     order = AUTO_ORDER if solver == "auto" else (check_solver(solver),)
     failures: list[SolverError] = []
     for name in order:
-        model = build()  # a fresh problem per attempt: PEPit problems are single-use
         try:
-            return solve_pep(
-                model.problem,
-                leaf_functions=model.clients,
-                named=model.named,
-                solver=name,
-                method=method,
-                measure=measure,
-                parameters=parameters,
-                x_star=model.x_star,
-                iterates=model.iterates,
-            )
+            return attempt(name)
         except SolverError as exc:
             failures.append(exc)
     if len(failures) == 1:

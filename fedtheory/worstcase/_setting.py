@@ -209,6 +209,13 @@ def make_setting(
     mu = check_real("mu", mu, nonnegative=True)
     if mu > L:
         raise ParameterError(parameter="mu", value=mu, rule=f"must not exceed L={L:.6g}")
+    if mu == L and functions != "nonconvex":
+        raise ParameterError(
+            parameter="mu",
+            value=mu,
+            rule=f"must be below L={L:.6g} (PEPit's interpolation conditions divide by L − μ; "
+            "μ = L is the single quadratic (L/2)‖x − x*‖²)",
+        )
     if functions == "nonconvex" and mu != 0.0:
         raise ParameterError(
             parameter="mu", value=mu, rule="must be 0 for non-convex (L-smooth) functions"

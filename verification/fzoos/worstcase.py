@@ -34,16 +34,14 @@ condition at the start); they are written here with PEPit and solved by the tool
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from fedtheory import bounds
 from fedtheory.bounds.fzoos import theorem_c1_sequences
-from fedtheory.errors import SolverError
 from fedtheory.verify import Measurement, Sweep, WorstCaseHolds
-from fedtheory.worstcase import SOLVERS, WorstCase, worst_case
+from fedtheory.worstcase import WorstCase, with_solver_fallback, worst_case
 from fedtheory.worstcase._solve import solve_pep
 
 SC_PRINTED = bounds.get("fzoos.thmc1.strongly-convex")
@@ -74,15 +72,6 @@ def disparity_log(params: dict[str, Any]) -> np.ndarray:
     return log
 
 
-def either_solver(solve: Callable[[str], WorstCase], first: str) -> WorstCase:
-    """``solve(first)``, or the other free solver when ``first`` does not reach "optimal"
-    (these SDPs are degenerate and each solver fails on some of them)."""
-    try:
-        return solve(first)
-    except SolverError:
-        return solve(SOLVERS[first])
-
-
 def _algorithm1(params: dict[str, Any], eta: float, **cls: Any) -> dict[str, float]:
     """The exact worst case of Algorithm 1 with disparity budgets (module docstring)."""
     budgets = step_budgets(params)
@@ -102,7 +91,7 @@ def _algorithm1(params: dict[str, Any], eta: float, **cls: Any) -> dict[str, flo
             **cls,
         )
 
-    return either_solver(solve, str(params.get("solver", "CLARABEL"))).as_measurement()
+    return with_solver_fallback(solve, str(params.get("solver", "auto"))).as_measurement()
 
 
 def _theorem_args(params: dict[str, Any], eta: float) -> dict[str, Any]:
@@ -186,7 +175,7 @@ def nonconvex_point(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 
 _BASE = {"beta": 1.0, "T": 2, "D0": 1.0}
-_ONE_STEP = {**_BASE, "eta_frac": 1.0, "solver": "CLARABEL"}
+_ONE_STEP = {**_BASE, "eta_frac": 1.0}
 sc_few_rounds = Measurement(
     id="fzoos/worstcase/strongly-convex-few-rounds",
     experiment=strongly_convex_few_rounds_point,
@@ -194,7 +183,7 @@ sc_few_rounds = Measurement(
         "smoke": Sweep(grid={"R": [1]}, fixed={**_ONE_STEP, "N": 1, "alpha": 0.1, "eps2": 0.0}),
         "quick": Sweep(
             grid={"R": [1, 2, 4], "alpha": [0.1, 0.2], "eta_frac": [1.0, 0.5]},
-            fixed={**_BASE, "solver": "CLARABEL", "N": 1, "eps2": 0.0},
+            fixed={**_BASE, "N": 1, "eps2": 0.0},
         ),
     },
     uses=[SC_PRINTED, ROUNDS],
@@ -230,12 +219,12 @@ sc_enough_rounds = Measurement(
     sweeps={
         "smoke": Sweep(
             grid={"eps2": [0.0]},
-            fixed={**_ONE_STEP, "N": 1, "alpha": 0.9, "R": 12, "solver": "SCS"},
+            fixed={**_ONE_STEP, "N": 1, "alpha": 0.9, "R": 12},
         ),
         "quick": Sweep(
             points=[
-                {"eps2": 0.0, "solver": "SCS"},
-                {"eps2": 0.1, "solver": "SCS"},
+                {"eps2": 0.0},
+                {"eps2": 0.1},
             ],
             fixed={**_BASE, "eta_frac": 1.0, "N": 1, "alpha": 0.9, "R": 12, "decay": 0.9},
         ),
@@ -268,7 +257,7 @@ cvx_runs = Measurement(
         "smoke": Sweep(grid={"R": [2]}, fixed={**_ONE_STEP, "N": 1, "eps2": 0.1}),
         "quick": Sweep(
             grid={"R": [1, 3, 5], "eps2": [0.0, 0.1, 1.0], "eta_frac": [1.0, 0.5]},
-            fixed={**_BASE, "solver": "CLARABEL", "N": 1, "decay": 0.8},
+            fixed={**_BASE, "N": 1, "decay": 0.8},
         ),
     },
     uses=[CVX, CVX_BOX],
@@ -315,7 +304,7 @@ ncvx_runs = Measurement(
         ),
         "quick": Sweep(
             grid={"x_ratio": [0.07, 0.0698, 0.035], "R": [1, 3, 5], "eps2": [0.0, 0.1, 1.0]},
-            fixed={"beta": 1.0, "T": 2, "N": 1, "decay": 0.8, "D1": 1.0, "solver": "CLARABEL"},
+            fixed={"beta": 1.0, "T": 2, "N": 1, "decay": 0.8, "D1": 1.0},
         ),
     },
     uses=[NCVX_PRINTED, NCVX],

@@ -39,14 +39,12 @@ stationary points, one auxiliary scalar per client for |H* − H_k*|) and solved
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from fedtheory import bounds
 from fedtheory.bounds import Citation
-from fedtheory.errors import SolverError
 from fedtheory.verify import Measurement, Sweep, WorstCaseHolds
-from fedtheory.worstcase import SOLVERS, WorstCase, worst_case
+from fedtheory.worstcase import WorstCase, with_solver_fallback, worst_case
 from fedtheory.worstcase._solve import solve_pep
 
 LEMMA85 = bounds.get("gifair.lemma85")
@@ -84,11 +82,7 @@ def lemma85_point(params: dict[str, Any], seed: int) -> dict[str, float]:
             solver=solver,
         )
 
-    first = str(params.get("solver", "CLARABEL"))
-    try:  # the other free solver when the first does not reach "optimal"
-        case = solve(first)
-    except SolverError:
-        case = solve(SOLVERS[first])
+    case = with_solver_fallback(solve, str(params.get("solver", "auto")))
     return {**case.as_measurement(), "eta": eta}
 
 
@@ -162,14 +156,6 @@ one_step_claim = one_step.claim(
 
 
 # ================================================================ Theorem 3.7 (σ = 0, λ = 0)
-def _either_solver(solve: Callable[[str], WorstCase], first: str) -> WorstCase:
-    """``solve(first)``, or the other free solver when ``first`` does not reach "optimal"."""
-    try:
-        return solve(first)
-    except SolverError:
-        return solve(SOLVERS[first])
-
-
 def schedule(params: dict[str, Any]) -> tuple[float, float]:
     """β = 2/(εμ) and γ = max(8(2 − ε)L/(εμ), E) at ε = 1 (λ = 0)."""
     mu, L, E = float(params["mu"]), float(params["L"]), int(params["E"])
@@ -232,8 +218,8 @@ def _gifair_pep(params: dict[str, Any], solver: str, metric: str, c: float = 0.0
 
 
 def _solved(params: dict[str, Any], metric: str, c: float = 0.0) -> WorstCase:
-    first = str(params.get("solver", "CLARABEL"))
-    return _either_solver(lambda solver: _gifair_pep(params, solver, metric, c), first)
+    first = str(params.get("solver", "auto"))
+    return with_solver_fallback(lambda solver: _gifair_pep(params, solver, metric, c), first)
 
 
 def thm37_point(params: dict[str, Any], seed: int) -> dict[str, float]:
