@@ -3,9 +3,10 @@
 Every claim judged by ``WorstCaseHolds`` holds a registered bound against the exact worst case of
 its method over the bound's whole function class (a PEP). The bar is the bound/worst-case ratio
 over the claim's grid (the marker: the median; the whisker: least to largest); 1 means the bound
-is the worst case, below 1 it fails (red: the claim's verdict is violated; a ratio a hair under
-1 within the solver's accuracy is not a failure). Grouped by paper. Data: every claim
-``*/worstcase/*`` of the catalog. Make it with ``fedtheory figures make worstcase_tightness``.
+is the worst case, below 1 it fails (hatched bar, black ✕: the claim's verdict is violated; a
+ratio a hair under 1 within the solver's accuracy is not a failure). Grouped by paper. Data:
+every claim ``*/worstcase/*`` of the catalog. Make it with
+``fedtheory figures make worstcase_tightness``.
 """
 
 from __future__ import annotations
@@ -29,16 +30,33 @@ def draw(results: Mapping[str, ClaimResult]) -> Figure:
         ratios = [r for r in ratios if np.isfinite(r) and r > 0]
         if ratios:
             rows.append((result.claim.paper, claim_id, ratios, result.verdict.outcome))
-    figure = Figure(figsize=(12, max(4.0, 0.42 * len(rows) + 1.5)))
+    height = max(4.0, 0.32 * len(rows) + 1.5)
+    figure = Figure(figsize=(12, height))
     ax = figure.subplots()
     papers = sorted({paper for paper, *_ in rows})
     colors = {paper: PALETTE[i % len(PALETTE)] for i, paper in enumerate(papers)}
     for y, (paper, _claim_id, ratios, outcome) in enumerate(rows):
         low, mid, high = min(ratios), float(np.median(ratios)), max(ratios)
-        color = "tab:red" if outcome == "violated" else colors[paper]
-        ax.barh(y, mid - 1.0, left=1.0, color=color, alpha=0.35, height=0.7)
+        violated = outcome == "violated"
+        color = colors[paper]
+        ax.barh(
+            y,
+            mid - 1.0,
+            left=1.0,
+            color=color,
+            alpha=0.35,
+            height=0.7,
+            hatch="//" if violated else None,
+            edgecolor="black" if violated else None,
+        )
         ax.plot([low, high], [y, y], color=color, linewidth=2)
-        ax.plot([mid], [y], marker="o", color=color)
+        ax.plot(
+            [mid],
+            [y],
+            marker="X" if violated else "o",
+            color="black" if violated else color,
+            markersize=9 if violated else 6,
+        )
         ax.text(high * 1.05, y, f"{outcome}", va="center", fontsize=8)
     ax.set_yticks(range(len(rows)), [claim_id for _, claim_id, *_ in rows], fontsize=8)
     ax.invert_yaxis()
@@ -54,7 +72,7 @@ def draw(results: Mapping[str, ClaimResult]) -> Figure:
     ax.set_title(
         "Deterministic bounds of the catalog against their exact worst cases (PEP)", fontsize=11
     )
-    figure.subplots_adjust(left=0.3, right=0.97, top=0.93, bottom=0.14)
+    figure.subplots_adjust(left=0.3, right=0.97, top=1 - 0.5 / height, bottom=0.8 / height)
     return figure
 
 
