@@ -36,7 +36,6 @@ from fedtheory.worstcase import worst_case
 LEMMA14 = bounds.get("minimax.lemma14")
 LEMMA15 = bounds.get("minimax.lemma15")
 PROP16 = bounds.get("minimax.prop16")
-PROP16_PRINTED = bounds.get("minimax.prop16.printed")
 
 
 def local_steps(mu: float, lam: float, count: int) -> list[float]:
@@ -249,28 +248,6 @@ prop16 = objective_projected.claim(
     ),
     bound=PROP16,
     criterion=WorstCaseHolds("worst", PROP16, x="T", bound_args={"K_T": 1_000_000.0}),
-)
-prop16_printed = objective_projected.claim(
-    id="minimax/worstcase/prop16-printed",
-    statement=(
-        "Proposition 16 as printed, with (t + 1) where t is free: ℰ_OPT ≤ "
-        "4(β + λ)β²D²/(μ²(K_T + 1)) + 6(λ + μ)²m‖p‖²G_λ/(λμ²(t + 1)) — read for every t, as "
-        "nothing in the statement ties t to the number of rounds."
-    ),
-    bound=PROP16_PRINTED,
-    criterion=WorstCaseHolds(
-        "worst", PROP16_PRINTED, x="T", bound_args={"K_T": 1_000_000.0, "t": 1000.0}
-    ),
-    sweeps={
-        "smoke": _outer([(1, 1.0, 1)], project=True, measure="objective"),
-        "quick": _outer([(1, 1.0, 1), (1, 10.0, 1)], project=True, measure="objective"),
-    },
-    expect="violated",
-    notes=(
-        "Erratum (guide §6 item 5): at t = T the printed form is the corrected bound (which "
-        "holds above); read at t = 1000 ≫ T it drops to the Stage II term plus a 1/1001 "
-        "fraction of the outer one, below the worst case of one round (0.0625 at λ = 1)."
-    ),
 )
 
 objective_printed = Measurement(
