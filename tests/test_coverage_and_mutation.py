@@ -46,24 +46,63 @@ def test_every_registered_bound_is_judged_or_says_why(catalog) -> None:
     assert {r.bound.id for r in rows} == set(bounds.ids())
 
 
-def test_declared_uses_are_evaluated(catalog) -> None:
-    """What a file's claims declare is what loading it and running its experiments evaluates."""
-    by_file: dict[Path, list[discovery.LoadedClaim]] = {}
-    for loaded in catalog:
-        by_file.setdefault(loaded.file, []).append(loaded)
-    for file, claims in by_file.items():
-        declared = {b for c in claims for b in (*c.claim.uses, *c.claim.measurement.uses)}
-        with recording() as used:
-            discovery._exec(file)
-            seen = set()
-            for loaded in claims:
-                measurement = loaded.claim.measurement
-                if measurement.bounds and measurement.id not in seen:
-                    seen.add(measurement.id)
-                    point = loaded.claim.sweep("smoke").points()[0]
-                    loaded.claim.experiment(dict(point), 0)
-        unused = sorted({b.origin for b in declared} - used)
-        assert not unused, f"{file.name} declares uses= it never evaluates: {unused}"
+EVALUATING = """
+from fedtheory import bounds
+from fedtheory.verify import Measurement, Monotone, RateExponent, Sweep
+
+RATE = bounds.get("classic.sgd.strongly-convex.distance")
+STEP = bounds.get("classic.gd.strongly-convex")
+IDLE = bounds.get("classic.inexact-gd")
+POWER = float(RATE.exponent("T").power)  # evaluated while loading
+
+
+def experiment(params, seed):
+    gap = float(STEP.evaluate(L=10, mu=1, T=params["T"], Delta0=1))
+    return {"y": 1.0 / params["T"], "gap": gap}
+
+
+grid = Sweep(grid={"T": [1, 10, 100]})
+runs = Measurement(
+    id="classic/demo/runs", experiment=experiment, sweeps={"smoke": grid, "quick": grid},
+    uses=[STEP, IDLE],
+)
+rate = runs.claim(id="classic/demo/rate", source=RATE.source, statement="1/T.",
+                  criterion=RateExponent("T", "y", expected=POWER), uses=[RATE])
+trend = runs.claim(id="classic/demo/trend", source=RATE.source, statement="decreasing.",
+                   criterion=Monotone("T", "gap", direction="decreasing"))
+"""
+
+
+def test_a_run_reports_the_bounds_each_experiment_evaluated(tmp_path) -> None:
+    # what tests/test_catalog.py checks the declared uses of the catalog against: the bounds a
+    # file evaluates while loading, and those its experiments evaluate in the workers
+    from fedtheory.verify import verify
+    from fedtheory.verify.report import verdicts_document
+
+    file = tmp_path / "claims.py"
+    file.write_text(EVALUATING)
+    [rate, trend] = discovery.load_claim_file(file)
+    assert rate.evaluated_at_load == trend.evaluated_at_load == {RATE_ID}
+    run = verify([file], profile="smoke", store=tmp_path / "s.sqlite", workers=1)
+    # computed once (under the first claim's tasks), reported for both claims of the measurement
+    assert [r.n_computed for r in run.results] == [3, 0]
+    assert [r.evaluated for r in run.results] == [{STEP_ID}, {STEP_ID}]
+    doc = verdicts_document(list(run.results))
+    assert [c["evaluated"] for c in doc["claims"]] == [[STEP_ID], [STEP_ID]]
+    # the declared-but-never-evaluated bound (IDLE) is what such a check finds
+    declared = {b.origin for c in (rate, trend) for b in (*c.claim.uses, *c.claim.measurement.uses)}
+    assert declared - rate.evaluated_at_load - run.results[0].evaluated == {"classic.inexact-gd"}
+    # cached replicates do not run: nothing is known of what they evaluate
+    again = verify([file], profile="smoke", store=tmp_path / "s.sqlite", workers=1)
+    assert [r.evaluated for r in again.results] == [None, None]
+    assert [c["evaluated"] for c in verdicts_document(list(again.results))["claims"]] == [
+        None,
+        None,
+    ]
+
+
+RATE_ID = "classic.sgd.strongly-convex.distance"
+STEP_ID = "classic.gd.strongly-convex"
 
 
 def test_a_claim_file_evaluating_an_undeclared_bound_is_refused(tmp_path) -> None:

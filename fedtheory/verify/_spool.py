@@ -140,6 +140,7 @@ class Spool:
                             "seed": int(record["seed"]),
                             "outputs": dict(record["outputs"]),
                             "seconds": float(record["seconds"]),
+                            "evaluated": [str(b) for b in record.get("evaluated", ())],
                         }
                         contents.finished.setdefault(task, {})[replicate] = result
                 except (ValueError, KeyError, TypeError):

@@ -536,6 +536,13 @@ class ClaimResult:
     file: str = ""
     #: The replicates the verdict was judged on (``None`` when the claim errored before).
     measurements: Measurements | None = field(default=None, repr=False, compare=False)
+    #: Ids of the registered bounds its measurement's experiment evaluated in the replicates
+    #: this run computed (:mod:`fedtheory.bounds._usage`; shared by the claims of one
+    #: measurement); ``None`` when this run computed none of them (cached replicates do not
+    #: run). With the bounds its claim file evaluated while loading
+    #: (:attr:`~fedtheory.verify.discovery.LoadedClaim.evaluated_at_load`), this is what its
+    #: declared ``uses=`` can be checked against.
+    evaluated: frozenset[str] | None = field(default=None, compare=False)
 
     @property
     def passed(self) -> bool:
@@ -573,4 +580,5 @@ class ClaimResult:
             "n_cached": self.n_cached,
             "n_computed": self.n_computed,
             "compute_seconds": self.compute_seconds,
+            "evaluated": None if self.evaluated is None else sorted(self.evaluated),
         }

@@ -93,6 +93,9 @@ class LoadedClaim:
     claim: Claim
     file: Path
     code: CodeFingerprint
+    #: Ids of the registered bounds the claim file evaluated while loading (the same for every
+    #: claim of the file; e.g. an expected exponent computed at import).
+    evaluated_at_load: frozenset[str] = frozenset()
 
     @property
     def fingerprint(self) -> str:
@@ -230,6 +233,7 @@ def load_claim_file(path: str | Path) -> list[LoadedClaim]:
     if not path.is_file():
         raise ParameterError(parameter="path", value=str(path), rule="no such claim file")
     module, code = _load(path)
+    used = _MODULES[path].used
     out: list[LoadedClaim] = []
     seen: set[str] = set()
     for claim in _claims_in(module):
@@ -238,7 +242,7 @@ def load_claim_file(path: str | Path) -> list[LoadedClaim]:
                 continue  # the same object listed twice (e.g. in CLAIMS and at top level)
             raise ParameterError(f"{path}: claim id {claim.id!r} is defined twice")
         seen.add(claim.id)
-        out.append(LoadedClaim(claim, path, code))
+        out.append(LoadedClaim(claim, path, code, used))
     return out
 
 

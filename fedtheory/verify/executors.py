@@ -144,7 +144,10 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
     """Run one task: the experiment at one point for a block of replicates.
 
     Returns ``{"task", "claim", "params", "results": [{"replicate", "seed", "outputs",
-    "seconds"}], "error": None | "<Type>: <message>", "failed": None | [replicate, seed]}``.
+    "seconds", "evaluated"}], "error": None | "<Type>: <message>", "failed": None | [replicate,
+    seed]}``, where ``evaluated`` lists (sorted) the registered bounds the replicate's experiment
+    evaluated (:mod:`fedtheory.bounds._usage`): what the runner reports as
+    :attr:`~fedtheory.verify.claim.ClaimResult.evaluated`.
     Anything the experiment raises — ``SystemExit`` included — stops the block and becomes the
     error; replicates finished before it are returned (and stored). A worker whose code is not
     the task's fingerprint refuses the task (the error names the files that differ). A task
@@ -176,6 +179,7 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
                     "seed": int(seed),
                     "outputs": _clean_outputs(raw),
                     "seconds": seconds,
+                    "evaluated": sorted(used),
                 }
                 results.append(result)
                 spool_replicate(spool, index, result)

@@ -582,6 +582,12 @@ VERDICTS_SCHEMA: dict[str, Any] = {
                 "n_cached": _COUNT,
                 "n_computed": _COUNT,
                 "compute_seconds": {"type": ["number", "null"], "minimum": 0},
+                "evaluated": {
+                    "type": ["array", "null"],
+                    "items": {"type": "string"},
+                    "description": "ids of the bounds the experiment evaluated in the replicates "
+                    "this run computed (null: none computed, all cached)",
+                },
             },
         },
     },

@@ -139,6 +139,9 @@ class PlannedClaim:
     computed: int = 0
     compute_seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
+    #: the registered bounds the experiment evaluated in the replicates computed for this
+    #: claim's tasks (None until one is computed; see ``ClaimResult.evaluated``)
+    evaluated: set[str] | None = None
 
     @property
     def id(self) -> str:
@@ -526,10 +529,19 @@ def judge_all(
     ``data`` (optional) keeps the measurements read, by (claim, profile, data fingerprint), so
     that judging the same data again — as mutation analysis does, once per mutant — reads the
     store once.
+
+    The claims of one measurement share what its experiment evaluated in this run
+    (``ClaimResult.evaluated``), whichever of them its tasks were planned for.
     """
+    evaluated: dict[tuple[str, str], set[str]] = {}
+    for p in planned:
+        if p.evaluated is not None:
+            key = (p.loaded.claim.measurement.id, p.data_fingerprint)
+            evaluated.setdefault(key, set()).update(p.evaluated)
     results = []
     for p in planned:
         verdict, measurements = _judge(p, store, base_seed, data)
+        found = evaluated.get((p.loaded.claim.measurement.id, p.data_fingerprint))
         sweep = p.loaded.claim.sweep(p.profile)
         results.append(
             ClaimResult(
@@ -543,6 +555,7 @@ def judge_all(
                 compute_seconds=p.compute_seconds,
                 file=str(p.loaded.file),
                 measurements=measurements,
+                evaluated=None if found is None else frozenset(found),
             )
         )
     return results
@@ -597,6 +610,10 @@ def execute(
         store.put(records, replace=replace)
         planned.computed += len(records)
         planned.compute_seconds += sum(r["seconds"] for r in records)
+        if outcome["results"]:
+            planned.evaluated = (planned.evaluated or set()).union(
+                *(result.get("evaluated", ()) for result in outcome["results"])
+            )
         return len(records)
 
     if progress is not None:
