@@ -69,7 +69,7 @@ def coverage(claims: Sequence[LoadedClaim], paper: str | None = None) -> list[Bo
     >>> from fedtheory.verify.discovery import discover
     >>> rows = coverage(discover("verification"), paper="classic")
     >>> rows[0].bound.id, rows[0].status
-    ('classic.gd.strongly-convex', 'judged')
+    ('classic.gd.distance.exact', 'judged')
     """
     judged: dict[str, list[str]] = {}
     cited: dict[str, list[str]] = {}
