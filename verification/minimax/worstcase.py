@@ -29,8 +29,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from fedtheory import bounds
-from fedtheory.verify import Measurement, Sweep, WorstCaseHolds
+from fedtheory.algorithms import fedprox
+from fedtheory.bounds import Citation
+from fedtheory.problems import FederatedDataset
+from fedtheory.verify import Claim, Measurement, Sweep, UpperBoundHolds, WorstCaseHolds
 from fedtheory.worstcase import worst_case
 
 LEMMA14 = bounds.get("minimax.lemma14")
@@ -223,6 +228,68 @@ lemma15_unprojected = outer_printed.claim(
         "T = 2 for λ > μ: 100 against the bound 4.84 at λ = 10. Instance (one client, d = 1): "
         "𝒲 = [−½, ½], L(w) = ½(w − ½)², w_0^g = −½; then w_1^g = 3/2, the local step is "
         "clipped at ½ and w_2^g = 3/2 − 11 = −9.5, ten units from w̃^g = ½."
+    ),
+)
+
+
+def outer_loop_run(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """‖w_T^g − w̃^g‖² of the toolkit's own FedProx (numba round loop, Algorithm 2 as printed:
+    no projection of w^g) on the one-client instance of Lemma 15's erratum.
+
+    d = 1, 𝒲 = [−D/2, D/2], one sample z = D/2 (L(w) = ½(w − z)², β = μ = 1, w̃^g = z),
+    w_0^g = w_0 = −D/2, the theory's local and server steps. The instance is the PEP's
+    worst case at T = 2 (λ²D², ``tests/test_worstcase_minimax.py``); at T = 3 the run goes
+    further out.
+    """
+    del seed  # deterministic: full-batch gradients of one sample
+    lam, T, D = float(params["lam"]), int(params["T"]), float(params["D"])
+    if float(params["mu"]) != 1.0:
+        raise ValueError("the instance has β = μ = 1 (one sample, L(w) = ½(w − z)²)")
+    z = D / 2
+    data = FederatedDataset(np.array([[[z]]]), np.zeros((1, 1)), np.array([1]), "mean", D / 2)
+    run = fedprox(
+        data,
+        lam=lam,
+        rounds=T,
+        local_steps=int(params["K"]),
+        local_step="theory",
+        server_step="theory",
+        mu=1.0,
+        batch=1,
+        project_global=False,
+        init_global=np.array([-z]),
+        init_local=np.array([[-z]]),
+        seed=0,
+    )
+    return {
+        "run": float((run.global_model[0] - z) ** 2),
+        "beta": 1.0,
+        "ell_inf": D**2 / 2,
+        "p_norm2": 1.0,
+    }
+
+
+_RUN_FIXED = {"m": 1, "mu": 1.0, "D": 1.0, "K": 4}
+lemma15_unprojected_run = Claim(
+    id="minimax/worstcase/lemma15-unprojected-run",
+    bound=LEMMA15,
+    source=Citation("minimax", "Lemma 15 (Algorithm 2 as printed, deterministic case)"),
+    statement=(
+        "Lemma 15 for Algorithm 2 as printed (no projection of w^g), checked on the "
+        "counterexample itself: the toolkit's own FedProx run on the one-client instance of "
+        "minimax/worstcase/lemma15-unprojected stays within 12(λ + μ)²m‖p‖²G_λ/(λ²μ²(T + 1))."
+    ),
+    experiment=outer_loop_run,
+    sweeps={
+        "smoke": Sweep(grid={"lam": [10.0], "T": [2]}, fixed=_RUN_FIXED),
+        "quick": Sweep(grid={"lam": [3.0, 10.0], "T": [2, 3]}, fixed=_RUN_FIXED),
+    },
+    criterion=UpperBoundHolds("run", LEMMA15, x="T", over="every"),
+    expect="violated",
+    notes=(
+        "A counterexample that runs: 𝒲 = [−½, ½], L(w) = ½(w − ½)², w_0^g = −½, K = 4 local "
+        "steps (every K ≥ 1 gives the same iterates at β = μ). At λ = 10 the run reaches "
+        "λ²D² = 100 at T = 2 — the PEP's worst case — and 3136 at T = 3."
     ),
 )
 
