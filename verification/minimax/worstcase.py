@@ -34,6 +34,7 @@ import numpy as np
 from fedtheory import bounds
 from fedtheory.algorithms import fedprox
 from fedtheory.bounds import Citation
+from fedtheory.errors import ParameterError
 from fedtheory.problems import FederatedDataset
 from fedtheory.verify import Claim, Measurement, Sweep, UpperBoundHolds, WorstCaseHolds
 from fedtheory.worstcase import worst_case
@@ -244,7 +245,9 @@ def outer_loop_run(params: dict[str, Any], seed: int) -> dict[str, float]:
     del seed  # deterministic: full-batch gradients of one sample
     lam, T, D = float(params["lam"]), int(params["T"]), float(params["D"])
     if float(params["mu"]) != 1.0:
-        raise ValueError("the instance has β = μ = 1 (one sample, L(w) = ½(w − z)²)")
+        raise ParameterError(
+            parameter="mu", value=params["mu"], rule="must be 1 (the instance has β = μ = 1)"
+        )
     z = D / 2
     data = FederatedDataset(np.array([[[z]]]), np.zeros((1, 1)), np.array([1]), "mean", D / 2)
     run = fedprox(
