@@ -25,7 +25,8 @@ from fedtheory.worstcase import (
     quadratic_counterexample,
 )
 from fedtheory.worstcase import _counterexample as cx_module
-from fedtheory.worstcase._methods import setting_of
+from fedtheory.worstcase import _methods as methods_module
+from fedtheory.worstcase._methods import setting_of, solve_setting
 
 REL = 1e-6
 GD = {"T": 3, "L": 1.0, "mu": 0.1, "eta": 1.5}
@@ -170,7 +171,7 @@ def test_function_measure_from_an_initial_gap() -> None:
 
 def test_primal_instance_holds_the_worst_case_coordinates() -> None:
     setting = setting_of("gd", functions="quadratic", **GD)
-    result = cx_module._solve(setting, "SCS")
+    result = solve_setting(setting, solver="SCS")
     instance = result.instance
     assert isinstance(instance, PrimalInstance) and "instance" not in repr(result)
     assert instance.x_star is not None and instance.iterates.shape == (
@@ -318,9 +319,11 @@ def test_planted_bug_in_the_pep_is_caught(monkeypatch: pytest.MonkeyPatch) -> No
     """A PEP built with a wrong local step (η·1.001): the toolkit's run disagrees with it."""
     from dataclasses import replace
 
-    original = cx_module.build_pep
+    original = methods_module.build_pep
     monkeypatch.setattr(
-        cx_module, "build_pep", lambda setting: original(replace(setting, eta=setting.eta * 1.001))
+        methods_module,
+        "build_pep",
+        lambda setting: original(replace(setting, eta=setting.eta * 1.001)),
     )
     cx = quadratic_counterexample("gd", **GD)
     assert not cx.reproduced and cx.relative_difference > 10 * REL

@@ -29,6 +29,9 @@ runs the toolkit's own numba round loop on them:
    eigenvalue problem of the refinement. Without heterogeneity it is the top eigenvector of H.
    Of the candidates of steps 1–2, the instance of largest refined value is kept: each is an
    exactly feasible quadratic instance, so the choice keeps a valid lower bound.
+   With more than two equally weighted clients, steps 1–3 work on the two-client reduction
+   (:mod:`fedtheory.worstcase._symmetry`, the same worst case) and the fitted clients are then
+   lifted to m explicit quadratics whose average runs exactly as the two did.
 4. **Run.** FedAvg (:func:`~fedtheory.algorithms.fedavg`; GD is FedAvg with one client and one
    local step) or FedProx's gradient local steps (:func:`~fedtheory.algorithms.federated.
    local_sgd_rounds`) on :meth:`~fedtheory.problems.federated_quadratic.FederatedQuadratic.
@@ -64,11 +67,11 @@ from fedtheory.algorithms.trace import Trace
 from fedtheory.errors import ParameterError
 from fedtheory.problems._linear_samples import linear_samples
 from fedtheory.problems.federated_quadratic import FederatedQuadratic, federated_quadratic
-from fedtheory.worstcase._methods import setting_of
-from fedtheory.worstcase._pep import build_pep
+from fedtheory.worstcase._methods import setting_of, solve_setting
 from fedtheory.worstcase._result import PrimalInstance, WorstCase
 from fedtheory.worstcase._setting import Setting, make_setting
-from fedtheory.worstcase._solve import check_solver, solve_pep
+from fedtheory.worstcase._solve import check_solver
+from fedtheory.worstcase._symmetry import lift_quadratics, lift_result, symmetric_reduction
 
 __all__ = ["Counterexample", "quadratic_counterexample"]
 
@@ -219,21 +222,6 @@ def _check_supported(setting: Setting) -> None:
     for parameter, value, ok, rule in rules:
         if not ok:
             raise ParameterError(parameter=parameter, value=value, rule=rule)
-
-
-def _solve(setting: Setting, solver: str) -> WorstCase:
-    model = build_pep(setting)
-    return solve_pep(
-        model.problem,
-        leaf_functions=model.clients,
-        named=model.named,
-        solver=solver,
-        method=setting.method,
-        measure=setting.measure,
-        parameters=setting.parameters(),
-        x_star=model.x_star,
-        iterates=model.iterates,
-    )
 
 
 # --------------------------------------------------------------------------- fit
@@ -612,23 +600,36 @@ def quadratic_counterexample(
     solver = check_solver(solver if solver is not None else (given.solver if given else "SCS"))
 
     start = time.perf_counter()
-    quadratic = replace(setting, functions="quadratic")
-    worst = _solve(quadratic, solver)
+    # more than two equally weighted clients: solve and fit two, lift the clients to m
+    reduced = symmetric_reduction(setting)
+    solved = setting if reduced is None else reduced
+    quadratic = replace(solved, functions="quadratic")
+    worst = solve_setting(quadratic, solver=solver)
     if setting.functions == "quadratic":
         reference = worst
     elif given is not None and given.solver == solver:
         reference = given
     else:
-        reference = _solve(setting, solver)
+        reference = solve_setting(solved, solver=solver)
 
     seconds = {"solve": time.perf_counter() - start, "fit": 0.0, "refine": 0.0}
     instance = worst.instance
     assert instance is not None  # solve_pep always extracts it
     best = _best_instance(instance, quadratic, seconds)
     problem, x0 = best.problem, best.x0
+    if reduced is not None:
+        hessians, minimisers, x0 = lift_quadratics(
+            problem.hessians, problem.minimisers, x0, setting.m
+        )
+        problem = federated_quadratic(hessians, minimisers)
+        worst = lift_result(worst, replace(setting, functions="quadratic"))
+        if setting.functions == "quadratic":
+            reference = worst
+        elif reference is not given:
+            reference = lift_result(reference, setting)
 
     clock = time.perf_counter()
-    run = _run(quadratic, problem, x0)
+    run = _run(replace(setting, functions="quadratic"), problem, x0)
     x_T = run.global_model
     if setting.measure == "distance":
         measured = float(np.sum((x_T - problem.global_optimum()) ** 2))

@@ -21,6 +21,7 @@ from fedtheory.worstcase._personalized import build_moreau_pep, make_moreau_sett
 from fedtheory.worstcase._result import WorstCase
 from fedtheory.worstcase._setting import Setting, make_setting
 from fedtheory.worstcase._solve import check_solver, solve_pep
+from fedtheory.worstcase._symmetry import lift_result, symmetric_reduction
 
 __all__ = [
     "AUTO_ORDER",
@@ -222,7 +223,12 @@ def _check_names(spec: Method, parameters: Mapping[str, Any]) -> None:
 
 
 def worst_case(
-    method: str, *, measure: str = "distance", solver: str = "auto", **parameters: Any
+    method: str,
+    *,
+    measure: str = "distance",
+    solver: str = "auto",
+    exploit_symmetry: bool = True,
+    **parameters: Any,
 ) -> WorstCase:
     """Exact worst case of a federated ``method`` over its function class, by an SDP.
 
@@ -240,6 +246,11 @@ def worst_case(
     solver
         ``"auto"`` (default: Clarabel, then SCS if Clarabel does not reach optimal),
         ``"CLARABEL"`` or ``"SCS"``.
+    exploit_symmetry
+        Solve m > 2 equally weighted distinct clients as two (default True). The worst case is
+        the same, exactly, and the SDP has 2·K·T client steps instead of m·K·T
+        (:mod:`fedtheory.worstcase._symmetry`). False solves all m; use it to check the
+        reduction.
     **parameters
         The method's parameters (:data:`PARAMETERS`; ``METHODS[method].parameters``).
 
@@ -268,19 +279,33 @@ def worst_case(
             parameters=own.parameters(),
             solver=solver,
         )
+    if not isinstance(exploit_symmetry, bool):
+        raise ParameterError(
+            parameter="exploit_symmetry", value=exploit_symmetry, rule="must be True or False"
+        )
     setting = setting_of(method, measure=measure, **parameters)
-    return solve_setting(setting, solver=solver)
+    return solve_setting(setting, solver=solver, exploit_symmetry=exploit_symmetry)
 
 
-def solve_setting(setting: Setting, *, solver: str = "auto") -> WorstCase:
-    """Build and solve the PEP of a checked setting of the round loop (:func:`build_pep`)."""
-    return _solve(
-        lambda: build_pep(setting),
-        method=setting.method,
-        measure=setting.measure,
-        parameters=setting.parameters(),
+def solve_setting(
+    setting: Setting, *, solver: str = "auto", exploit_symmetry: bool = True
+) -> WorstCase:
+    """Build and solve the PEP of a checked setting of the round loop (:func:`build_pep`).
+
+    With ``exploit_symmetry`` (default), more than two equally weighted distinct clients are
+    solved as two and the instance lifted back to m: the same worst case, exactly
+    (:mod:`fedtheory.worstcase._symmetry`; ``WorstCase.solved_clients`` says so).
+    """
+    reduced = symmetric_reduction(setting) if exploit_symmetry else None
+    solved = setting if reduced is None else reduced
+    result = _solve(
+        lambda: build_pep(solved),
+        method=solved.method,
+        measure=solved.measure,
+        parameters=solved.parameters(),
         solver=solver,
     )
+    return result if reduced is None else lift_result(result, setting)
 
 
 def _solve(

@@ -126,6 +126,13 @@ class WorstCase:
     instance : PrimalInstance or None
         The primal worst-case instance (coordinates of every point, gradient and function value
         of the PEP; see :class:`PrimalInstance`); None when it was not extracted.
+    solved_clients : int or None
+        The number of clients of the SDP that was solved, when it is fewer than the method's m.
+        The client-symmetric reduction solves two clients for m > 2 equally weighted ones
+        (:mod:`fedtheory.worstcase._symmetry`; exact, not a relaxation). ``gram``,
+        ``function_values``, ``gram_size``, ``n_constraints`` and ``dual`` are then those of
+        the two-client SDP, and ``instance`` is lifted to m clients. None when the PEP of all
+        m clients was solved.
     """
 
     value: float
@@ -143,6 +150,7 @@ class WorstCase:
     residual: float
     solve_seconds: float
     instance: PrimalInstance | None = field(default=None, repr=False, compare=False)
+    solved_clients: int | None = None
 
     @property
     def gap(self) -> float:

@@ -24,7 +24,8 @@ The PEP is exact for (i) and (ii) (convex interpolation, Taylor–Hendrickx–Gl
 (PEPit's non-convex relaxation): its value is an upper bound on the worst case, so *holds* is
 sound there, while a violation would need checking.
 
-Lemma C.9 (the gradient step is (1 + ηβ)-Lipschitz), Lemma C.10 (‖∇f‖² ≤ 2β(f − f*)) and
+Lemma C.8 (perturbed strong convexity: one function at three points), Lemma C.9 (the gradient
+step is (1 + ηβ)-Lipschitz), Lemma C.10 (‖∇f‖² ≤ 2β(f − f*)) and
 Lemma C.11 (client drift) are two- or one-trajectory PEPs over β-smooth functions that
 ``build_pep`` does not describe (no method runs, or a displacement measure under a gradient
 condition at the start); they are written here with PEPit and solved by the toolkit's
@@ -40,8 +41,13 @@ import numpy as np
 
 from fedtheory import bounds
 from fedtheory.bounds.fzoos import theorem_c1_sequences
-from fedtheory.verify import Measurement, Sweep, WorstCaseHolds
-from fedtheory.worstcase import WorstCase, with_solver_fallback, worst_case
+from fedtheory.verify import Claim, Measurement, Sweep, UpperBoundHolds, WorstCaseHolds
+from fedtheory.worstcase import (
+    WorstCase,
+    quadratic_counterexample,
+    with_solver_fallback,
+    worst_case,
+)
 from fedtheory.worstcase._solve import solve_pep
 
 SC_PRINTED = bounds.get("fzoos.thmc1.strongly-convex")
@@ -51,6 +57,7 @@ CVX_BOX = bounds.get("fzoos.thmc1.convex")
 CVX = bounds.get("fzoos.thmc1.convex.diameter")
 NCVX_PRINTED = bounds.get("fzoos.thmc1.nonconvex")
 NCVX = bounds.get("fzoos.thmc1.nonconvex.corrected")
+LEMMA_C8 = bounds.get("fzoos.lemmac8")
 LEMMA_C9 = bounds.get("fzoos.lemmac9")
 LEMMA_C9_SC = bounds.get("fzoos.lemmac9.strongly-convex")
 LEMMA_C10 = bounds.get("fzoos.lemmac10")
@@ -213,6 +220,68 @@ sc_printed = sc_few_rounds.claim(
     ),
 )
 
+
+def strongly_convex_printed_run(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """min_{r≤R} F(x_r) − F* of the toolkit's own FedAvg run (numba round loop, exact
+    directions) on explicit quadratic clients built from the quadratic-class PEP of case (i)'s
+    setting, and the printed bound at that point.
+
+    The counterexample is built for F(x_R) − F* (``quadratic_counterexample`` runs one measure
+    at the last model); the min over r ≤ R is then read off the run's own server models.
+    """
+    del seed  # deterministic: the SDP and the run
+    alpha, beta, T = float(params["alpha"]), float(params["beta"]), int(params["T"])
+    eta = float(params["eta_frac"]) / (10.0 * beta * T)
+    counterexample = quadratic_counterexample(
+        "fedavg",
+        measure="function",
+        m=1,
+        K=T,
+        T=int(params["R"]),
+        L=beta,
+        mu=alpha,
+        eta=eta,
+        R2=float(params["D0"]),
+    )
+    models = np.asarray(counterexample.run.global_iterates).reshape(int(params["R"]) + 1, -1)
+    gaps = [counterexample.problem.gap(x) for x in models]
+    args = _theorem_args({**params, "N": 1, "eps2": 0.0}, eta)
+    del args["Xi_sqrt"]
+    args.update(alpha=alpha, D0=float(params["D0"]))
+    return {
+        "run_min_gap": float(min(gaps)),
+        "run_last_gap": float(gaps[-1]),
+        "pep_quadratic": counterexample.pep_value,
+        "reproduced": float(counterexample.reproduced),
+        "bound_printed": float(SC_PRINTED.evaluate(**args)),
+    }
+
+
+sc_printed_run = Claim(
+    id="fzoos/worstcase/strongly-convex-printed-run",
+    bound=SC_PRINTED,
+    statement=(
+        "Theorem C.1(i) as printed (no condition on R), checked on the counterexample itself: "
+        "explicit quadratic clients built from the PEP's primal solution, run by the toolkit's "
+        "own FedAvg with exact directions (Ξ ≡ 0)."
+    ),
+    experiment=strongly_convex_printed_run,
+    uses=[SC_PRINTED],
+    sweeps={
+        "smoke": Sweep(grid={"R": [1]}, fixed={**_ONE_STEP, "alpha": 0.1}),
+        "quick": Sweep(grid={"R": [1, 2]}, fixed={**_ONE_STEP, "alpha": 0.1}),
+    },
+    criterion=UpperBoundHolds("run_min_gap", "bound_printed", x="R", over="every"),
+    expect="violated",
+    notes=(
+        "β = 1, α = 0.1, T = 2, η = 1/(10βT), D_0 = 1, one client. GD with η ≤ 1/β decreases F "
+        "at every step, so min_r F(x_r) is F(x_R) (run_last_gap): the counterexample built for "
+        "F(x_R) − F* is one for the min as well, and its run reproduces the quadratic PEP value "
+        "(output 'reproduced')."
+    ),
+)
+
+
 sc_enough_rounds = Measurement(
     id="fzoos/worstcase/strongly-convex",
     experiment=strongly_convex_point,
@@ -350,6 +419,14 @@ def _smooth(problem: Any, beta: float, alpha: float = 0.0) -> Any:
     return problem.declare_function(SmoothFunction, L=beta)
 
 
+def _smooth_convex(problem: Any, beta: float, alpha: float) -> Any:
+    from PEPit.functions import SmoothConvexFunction, SmoothStronglyConvexFunction
+
+    if alpha > 0:
+        return problem.declare_function(SmoothStronglyConvexFunction, mu=alpha, L=beta)
+    return problem.declare_function(SmoothConvexFunction, L=beta)
+
+
 def _solve(problem: Any, f: Any, params: dict[str, Any], what: str) -> dict[str, float]:
     case = solve_pep(
         problem,
@@ -361,6 +438,24 @@ def _solve(problem: Any, f: Any, params: dict[str, Any], what: str) -> dict[str,
         parameters=dict(params),
     )
     return case.as_measurement()
+
+
+def perturbed_convexity_point(params: dict[str, Any], seed: int) -> dict[str, float]:
+    """max ∇f(x)ᵀ(y − z) over α-strongly convex β-smooth f (smooth convex if ``alpha`` = 0) and
+    points with ‖y − z‖² = ``dyz2``, ‖z − x‖² ≤ ``dzx2`` and f(y) − f(z) = ``fyz`` (Lemma C.8:
+    the lemma's right side is increasing in ‖z − x‖², so ≤ is as sharp as =)."""
+    del seed
+    from PEPit import PEP
+
+    beta, alpha = float(params["beta"]), float(params["alpha"])
+    problem = PEP()
+    f = _smooth_convex(problem, beta, alpha)
+    x, y, z = (problem.set_initial_point() for _ in range(3))
+    problem.add_constraint((y - z) ** 2 == float(params["dyz2"]))
+    problem.set_initial_condition((z - x) ** 2 <= float(params["dzx2"]))
+    problem.add_constraint(f(y) - f(z) == float(params["fyz"]))
+    problem.set_performance_metric(f.gradient(x) * (y - z))
+    return {**_solve(problem, f, params, "perturbed-convexity"), "alpha0": alpha}
 
 
 def gradient_step_point(params: dict[str, Any], seed: int) -> dict[str, float]:
@@ -426,6 +521,39 @@ def drift_point(params: dict[str, Any], seed: int) -> dict[str, float]:
     return out
 
 
+lemma_c8 = Measurement(
+    id="fzoos/worstcase/perturbed-convexity",
+    experiment=perturbed_convexity_point,
+    sweeps={
+        "smoke": Sweep(
+            grid={"dzx2": [0.5]}, fixed={"alpha": 0.5, "beta": 1.0, "dyz2": 1.0, "fyz": 1.0}
+        ),
+        "quick": Sweep(
+            grid={
+                "alpha": [0.0, 0.5],
+                "beta": [1.0, 2.0],
+                "dzx2": [0.1, 0.5, 2.0],
+                "fyz": [0.5, 1.0],
+            },
+            fixed={"dyz2": 1.0},
+        ),
+    },
+    notes=(
+        "Three points x, y, z of one α-strongly convex β-smooth f (α = 0: smooth convex) with "
+        "‖y − z‖² = dyz2, ‖z − x‖² ≤ dzx2, f(y) − f(z) = fyz. Exact (smooth strongly convex "
+        "interpolation)."
+    ),
+)
+lemma_c8_claim = lemma_c8.claim(
+    id="fzoos/worstcase/lemmac8",
+    bound=LEMMA_C8,
+    statement=(
+        "Lemma C.8 (SCAFFOLD's Lemma 5): for α-strongly convex β-smooth f and any x, y, z, "
+        "∇f(x)ᵀ(y − z) ≤ f(y) − f(z) − (α/4)‖y − z‖² + β‖z − x‖²."
+    ),
+    criterion=WorstCaseHolds("worst", LEMMA_C8, x="dzx2"),
+    notes="Exact PEP; the tightness is the lemma's slack over the exact worst case.",
+)
 lemma_c9 = Measurement(
     id="fzoos/worstcase/gradient-step",
     experiment=gradient_step_point,
