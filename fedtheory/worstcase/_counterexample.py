@@ -602,18 +602,19 @@ def quadratic_counterexample(
     start = time.perf_counter()
     # more than two equally weighted clients: solve and fit two, lift the clients to m
     reduced = symmetric_reduction(setting)
-    solved = setting if reduced is None else reduced
-    quadratic = replace(solved, functions="quadratic")
-    worst = solve_setting(quadratic, solver=solver)
+    quadratic = replace(setting if reduced is None else reduced, functions="quadratic")
+    solved = solve_setting(quadratic, solver=solver)  # the fit needs the solved clients
+    lifted = replace(setting, functions="quadratic")  # all m clients: what the run runs
+    worst = solved if reduced is None else lift_result(solved, lifted)
     if setting.functions == "quadratic":
         reference = worst
     elif given is not None and given.solver == solver:
         reference = given
     else:
-        reference = solve_setting(solved, solver=solver)
+        reference = solve_setting(setting, solver=solver)  # reduces and lifts on its own
 
     seconds = {"solve": time.perf_counter() - start, "fit": 0.0, "refine": 0.0}
-    instance = worst.instance
+    instance = solved.instance
     assert instance is not None  # solve_pep always extracts it
     best = _best_instance(instance, quadratic, seconds)
     problem, x0 = best.problem, best.x0
@@ -622,14 +623,9 @@ def quadratic_counterexample(
             problem.hessians, problem.minimisers, x0, setting.m
         )
         problem = federated_quadratic(hessians, minimisers)
-        worst = lift_result(worst, replace(setting, functions="quadratic"))
-        if setting.functions == "quadratic":
-            reference = worst
-        elif reference is not given:
-            reference = lift_result(reference, setting)
 
     clock = time.perf_counter()
-    run = _run(replace(setting, functions="quadratic"), problem, x0)
+    run = _run(lifted, problem, x0)
     x_T = run.global_model
     if setting.measure == "distance":
         measured = float(np.sum((x_T - problem.global_optimum()) ** 2))

@@ -267,6 +267,10 @@ def worst_case(
     SolverError
         When the solver does not report ``"optimal"``.
     """
+    if not isinstance(exploit_symmetry, bool):
+        raise ParameterError(
+            parameter="exploit_symmetry", value=exploit_symmetry, rule="must be True or False"
+        )
     spec = METHODS.get(method)
     if spec is not None and spec.make is not None and spec.build is not None:
         _check_names(spec, parameters)
@@ -278,10 +282,6 @@ def worst_case(
             measure=own.measure,
             parameters=own.parameters(),
             solver=solver,
-        )
-    if not isinstance(exploit_symmetry, bool):
-        raise ParameterError(
-            parameter="exploit_symmetry", value=exploit_symmetry, rule="must be True or False"
         )
     setting = setting_of(method, measure=measure, **parameters)
     return solve_setting(setting, solver=solver, exploit_symmetry=exploit_symmetry)

@@ -277,6 +277,10 @@ def outer_loop_run(params: dict[str, Any], seed: int) -> dict[str, float]:
 
 
 _RUN_FIXED = {"m": 1, "mu": 1.0, "D": 1.0, "K": 4}
+_RUN_SWEEPS = {
+    "smoke": Sweep(grid={"lam": [10.0], "T": [2]}, fixed=_RUN_FIXED),
+    "quick": Sweep(grid={"lam": [3.0, 10.0], "T": [2, 3]}, fixed=_RUN_FIXED),
+}
 lemma15_unprojected_run = Claim(
     id="minimax/worstcase/lemma15-unprojected-run",
     bound=LEMMA15,
@@ -287,10 +291,7 @@ lemma15_unprojected_run = Claim(
         "minimax/worstcase/lemma15-unprojected stays within 12(λ + μ)²m‖p‖²G_λ/(λ²μ²(T + 1))."
     ),
     experiment=outer_loop_run,
-    sweeps={
-        "smoke": Sweep(grid={"lam": [10.0], "T": [2]}, fixed=_RUN_FIXED),
-        "quick": Sweep(grid={"lam": [3.0, 10.0], "T": [2, 3]}, fixed=_RUN_FIXED),
-    },
+    sweeps=_RUN_SWEEPS,
     criterion=UpperBoundHolds("run", LEMMA15, x="T", over="every"),
     expect="violated",
     notes=(
@@ -311,10 +312,7 @@ prop16_unprojected_run = Claim(
         "4(β + λ)β²D²/(μ²(K_T + 1)) + 6(λ + μ)²m‖p‖²G_λ/(λμ²(T + 1))."
     ),
     experiment=outer_loop_run,
-    sweeps={
-        "smoke": Sweep(grid={"lam": [10.0], "T": [2]}, fixed=_RUN_FIXED),
-        "quick": Sweep(grid={"lam": [3.0, 10.0], "T": [2, 3]}, fixed=_RUN_FIXED),
-    },
+    sweeps=_RUN_SWEEPS,
     criterion=UpperBoundHolds(
         "run_objective", PROP16, x="T", over="every", bound_args={"K_T": 1_000_000.0}
     ),
