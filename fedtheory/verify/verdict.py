@@ -80,6 +80,11 @@ class Verdict:
     counterexample
         For ``violated``: a reproducible point (parameters, replicate and seed, measured vs
         predicted).
+    where
+        For ``error``: ``file:line`` of the innermost frame of the claim's own code (or of the
+        library when the claim file is not on the stack) where the exception was raised.
+    traceback
+        For ``error``: the full traceback, as Python prints it.
     """
 
     outcome: str
@@ -91,6 +96,8 @@ class Verdict:
     table: tuple[dict[str, Any], ...] = ()
     figure: FigureSpec | None = None
     counterexample: dict[str, Any] | None = None
+    where: str | None = None
+    traceback: str | None = None
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -99,9 +106,12 @@ class Verdict:
             )
 
     @classmethod
-    def error(cls, message: str) -> Verdict:
-        """The verdict of a claim whose experiment or criterion failed."""
-        return cls(ERROR, message, measured="—")
+    def error(
+        cls, message: str, *, where: str | None = None, traceback: str | None = None
+    ) -> Verdict:
+        """The verdict of a claim whose experiment or criterion failed (``where`` the
+        ``file:line`` it failed at, ``traceback`` the full traceback, when known)."""
+        return cls(ERROR, message, measured="—", where=where, traceback=traceback)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -115,6 +125,8 @@ class Verdict:
             # figures may pad intervals with NaN (e.g. points a fit skipped): strict JSON too
             "figure": None if self.figure is None else plain_data(self.figure.to_dict()),
             "counterexample": plain_data(self.counterexample),
+            "where": self.where,
+            "traceback": self.traceback,
         }
 
 
