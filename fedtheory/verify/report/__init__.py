@@ -1,0 +1,139 @@
+"""Reports of a verification run: terminal table, figures, ``verdicts.json`` and ``index.html``.
+
+Everything here reads :class:`~fedtheory.verify.claim.ClaimResult` objects (DESIGN §6)::
+
+    report/
+      index.html          self-contained: inline CSS and script, figures as data URIs
+      verdicts.json       machine-readable verdicts, schema "fedtheory.verdicts"
+      figures/<id>.png    one figure per claim that has one ('/' in the id becomes '__')
+
+One module a job: :mod:`~fedtheory.verify.report.terminal` (the verdict table),
+:mod:`~fedtheory.verify.report.verdicts_json` (the schema and its validator),
+:mod:`~fedtheory.verify.report.html` (the page), ``_common`` (what they share).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import warnings
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from fedtheory.errors import ParameterError
+from fedtheory.verify.claim import ClaimResult
+from fedtheory.verify.report._common import (
+    STATUSES,
+    figure_name,
+    format_ci,
+    format_seconds,
+    now_utc,
+    resolving_power_note,
+    summarize,
+    summary_line,
+    write_figure,
+)
+from fedtheory.verify.report.html import write_html
+from fedtheory.verify.report.terminal import WIDE_TABLE, render_table
+from fedtheory.verify.report.verdicts_json import (
+    RUN_KEYS,
+    VERDICTS_SCHEMA,
+    validate_verdicts,
+    verdicts_document,
+    write_verdicts_json,
+)
+
+__all__ = [
+    "RUN_KEYS",
+    "STATUSES",
+    "VERDICTS_SCHEMA",
+    "WIDE_TABLE",
+    "check_report_dir",
+    "figure_name",
+    "format_ci",
+    "format_seconds",
+    "render_table",
+    "resolving_power_note",
+    "summarize",
+    "summary_line",
+    "validate_verdicts",
+    "verdicts_document",
+    "write_figure",
+    "write_html",
+    "write_report",
+    "write_verdicts_json",
+]
+
+
+def check_report_dir(directory: str | os.PathLike[str]) -> Path:
+    """Make sure a report can be written into ``directory`` (before a run computes anything).
+
+    The folder is created if needed and a probe file is written and removed.
+
+    Raises
+    ------
+    ParameterError
+        The path is a file, or the folder cannot be created or written.
+    """
+    directory = Path(directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".fedtheory-probe-"):
+            pass
+    except FileExistsError:
+        raise ParameterError(
+            parameter="--report", value=str(directory), rule="is a file, not a folder"
+        ) from None
+    except OSError as exc:
+        rule = f"cannot write a report there ({exc.strerror or type(exc).__name__})"
+        if isinstance(exc, NotADirectoryError):
+            rule = "is inside a file, not a folder"
+        raise ParameterError(parameter="--report", value=str(directory), rule=rule) from None
+    return directory
+
+
+def write_report(
+    results: Sequence[ClaimResult],
+    directory: str | os.PathLike[str],
+    *,
+    run_info: Mapping[str, Any] | None = None,
+) -> dict[str, Path]:
+    """Write figures, ``verdicts.json`` and ``index.html`` into ``directory``.
+
+    Files already in the folder are left alone except those written here (figures of the
+    claims in ``results``, ``verdicts.json``, ``index.html``). A figure that cannot be drawn
+    gives a :class:`RuntimeWarning` and is left out; the rest of the report is still written.
+
+    Returns
+    -------
+    dict
+        ``{"html": index.html, "json": verdicts.json}`` plus ``{claim id: PNG path}`` for
+        every figure written.
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    created = now_utc()
+    figures: dict[str, Path] = {}
+    for result in results:
+        if result.verdict.figure is None:
+            continue
+        target = directory / "figures" / figure_name(result.claim.id)
+        try:
+            written = write_figure(result, target)
+        except Exception as exc:  # one bad figure must not cost the whole report
+            warnings.warn(
+                f"{result.claim.id}: could not draw the figure ({type(exc).__name__}: {exc})",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        if written is not None:
+            figures[result.claim.id] = written
+    json_path = write_verdicts_json(
+        results, directory / "verdicts.json", run_info=run_info, created=created
+    )
+    html_path = write_html(
+        results, directory / "index.html", run_info=run_info, figures=figures, created=created
+    )
+    return {"html": html_path, "json": json_path, **figures}
