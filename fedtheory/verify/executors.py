@@ -37,9 +37,10 @@ import struct
 import sys
 import threading
 import time
+import traceback
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -57,6 +58,7 @@ __all__ = [
     "LocalExecutor",
     "available_cores",
     "check_executor_options",
+    "error_location",
     "make_executor",
     "run_task",
 ]
@@ -118,6 +120,8 @@ def _outcome(
     results: list[dict[str, Any]],
     error: str | None = None,
     failed: list[int] | None = None,
+    where: str | None = None,
+    trace: str | None = None,
 ) -> dict[str, Any]:
     return {
         "task": task.get("task", -1),
@@ -126,7 +130,40 @@ def _outcome(
         "results": results,
         "error": error,
         "failed": failed if error else None,
+        "where": where if error else None,
+        "traceback": trace if error else None,
     }
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def error_location(exc: BaseException, claim_file: str | None = None) -> str | None:
+    """``file:line`` of where ``exc`` was raised, as a user wants to read it.
+
+    The innermost frame in the claim's own file when the claim file is on the stack (its
+    experiment or criterion code), else the innermost frame outside fedtheory's engine (the
+    paper or library code that raised), else the innermost frame.
+    """
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return None
+    engine = os.path.join(_PACKAGE_DIR, "verify")
+    claim = os.path.abspath(claim_file) if claim_file else None
+
+    def text(frame: traceback.FrameSummary) -> str:
+        return f"{frame.filename}:{frame.lineno}"
+
+    if claim is not None:
+        own = [f for f in frames if os.path.abspath(f.filename) == claim]
+        if own:
+            # the claim's innermost line, then where the call went on to raise (if elsewhere)
+            innermost = frames[-1]
+            if os.path.abspath(innermost.filename) == claim:
+                return text(own[-1])
+            return f"{text(own[-1])} → {text(innermost)}"
+    outside = [f for f in frames if not os.path.abspath(f.filename).startswith(engine)]
+    return text(outside[-1] if outside else frames[-1])
 
 
 def _check_uses(claim: Claim, used: set[str]) -> None:
@@ -186,8 +223,11 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
                 failed = None
     except BaseException as exc:  # SystemExit and friends: an error of this task, never an exit
         error = _describe(exc)
+        where = error_location(exc, task.get("file"))
+        trace = "".join(traceback.format_exception(exc))
         if failed is None and task["replicates"] and not results:
             failed = [int(v) for v in task["replicates"][0]]
+        return _outcome(task, results, error, failed, where, trace)
     return _outcome(task, results, error, failed)
 
 
@@ -235,6 +275,53 @@ def _lost_task_outcome(
     return _outcome(task, finished, error, remaining[0] if remaining else None), remaining
 
 
+# --------------------------------------------------------------------------- timeouts
+
+
+def _timeout_message(limit: float) -> str:
+    return (
+        f"TimeoutError: the claim ran for more than {limit:g} s (--timeout) and was stopped; "
+        "its finished replicates are kept"
+    )
+
+
+class _ClaimClock:
+    """Wall time of each claim since its first task started running (for ``--timeout``).
+
+    A task counts as started when its future is running: the pool has handed it to a worker's
+    call queue, which holds at most one task more than there are workers, so a claim's clock
+    may start up to one task early — never late.
+    """
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.started: dict[str, float] = {}
+        self.stopped: set[str] = set()
+        #: how long to wait for a task before looking at the clocks again
+        self.poll = None if limit is None else min(1.0, max(0.05, limit / 10))
+
+    def saw_running(self, claims: Iterable[str]) -> None:
+        now = time.monotonic()
+        for claim in claims:
+            self.started.setdefault(claim, now)
+
+    def late(self) -> set[str]:
+        if self.limit is None:
+            return set()
+        now = time.monotonic()
+        late = {
+            claim
+            for claim, began in self.started.items()
+            if claim not in self.stopped and now - began > self.limit
+        }
+        self.stopped |= late
+        return late
+
+    def message(self) -> str:
+        assert self.limit is not None
+        return _timeout_message(self.limit)
+
+
 # --------------------------------------------------------------------------- executors
 
 
@@ -247,11 +334,16 @@ class Executor(abc.ABC):
     description: str
 
     @abc.abstractmethod
-    def run(self, tasks: Sequence[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    def run(
+        self, tasks: Sequence[Mapping[str, Any]], *, timeout: float | None = None
+    ) -> Iterator[dict[str, Any]]:
         """Yield the result of every task, as each completes.
 
         A task lost with its worker yields an error outcome (with the replicates it finished);
-        the executor goes on with the others.
+        the executor goes on with the others. ``timeout`` (seconds): a claim (the tasks with
+        one ``"claim"``) still running that long after its first task started is stopped, its
+        tasks ending with a ``TimeoutError`` outcome; an executor that cannot stop a running
+        task raises :class:`~fedtheory.errors.ParameterError` for a ``timeout``.
         """
 
     @abc.abstractmethod
@@ -303,6 +395,9 @@ class LocalExecutor(Executor):
         self._processes: dict[int, Any] = {}
         self._in_flight: dict[Future[dict[str, Any]], Mapping[str, Any]] = {}
         self._spool: Spool | None = None
+        # claims stopped by --timeout (claim id -> the limit), and whether one was running
+        self._late_claims: dict[str, float] = {}
+        self._timed_out_running = False
 
     def _start_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -330,13 +425,16 @@ class LocalExecutor(Executor):
             process.join(timeout=5)
         return {pid: process.exitcode for pid, process in processes.items()}
 
-    def run(self, tasks: Sequence[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    def run(
+        self, tasks: Sequence[Mapping[str, Any]], *, timeout: float | None = None
+    ) -> Iterator[dict[str, Any]]:
         if self._spool is None:
             self._spool = Spool()
         window = 4 * self.workers
         queue: deque[Mapping[str, Any]] = deque(
             {**task, "spool": self._spool.folder} for task in tasks
         )
+        clock = _ClaimClock(timeout)
         barren = 0
         while queue or self._in_flight:
             broken = False
@@ -349,7 +447,9 @@ class LocalExecutor(Executor):
                 queue.popleft()
             lost: list[Mapping[str, Any]] = []
             if self._in_flight:
-                done, _ = wait(list(self._in_flight), return_when=FIRST_COMPLETED)
+                done, _ = wait(
+                    list(self._in_flight), timeout=clock.poll, return_when=FIRST_COMPLETED
+                )
                 for future in done:
                     task = self._in_flight.pop(future)
                     try:
@@ -357,11 +457,15 @@ class LocalExecutor(Executor):
                     except BrokenProcessPool:
                         lost.append(task)
                         continue
+                    except CancelledError:  # a task of a claim that timed out, never started
+                        continue
                     barren = 0
                     yield outcome
-            if lost or broken:
+                yield from self._stop_late_claims(clock, queue)
+            if lost or broken or self._timed_out_running:
                 lost.extend(self._in_flight.values())
                 self._in_flight.clear()
+                self._timed_out_running = False
                 progress = False
                 for outcome, retry in self._recover(lost, give_up=barren >= _MAX_BARREN_RESTARTS):
                     progress = progress or bool(outcome["results"]) or bool(outcome["error"])
@@ -370,6 +474,49 @@ class LocalExecutor(Executor):
                     if retry:
                         queue.appendleft(retry)
                 barren = 0 if progress else barren + 1
+
+    def _stop_late_claims(
+        self, clock: _ClaimClock, queue: deque[Mapping[str, Any]]
+    ) -> Iterator[dict[str, Any]]:
+        """Stop the claims that have run for longer than the timeout (``--timeout``).
+
+        Their waiting tasks are dropped and those not yet started are cancelled, each with a
+        timeout error; the workers running their started tasks are killed (a numba kernel
+        cannot be interrupted otherwise), and :meth:`_recover` turns those into timeout errors
+        with the replicates they finished, and gives the other tasks of the broken pool back.
+        """
+        if clock.limit is None:
+            return
+        clock.saw_running(
+            task["claim"] for future, task in self._in_flight.items() if future.running()
+        )
+        late = clock.late()
+        if not late:
+            return
+        for claim in late:
+            self._late_claims[claim] = clock.limit
+        waiting = [t for t in queue if t["claim"] in late]
+        for task in waiting:
+            queue.remove(task)
+            yield _outcome(task, [], clock.message(), list(task["replicates"][0]))
+        running = []
+        for future, task in list(self._in_flight.items()):
+            if task["claim"] not in late:
+                continue
+            if future.cancel():
+                del self._in_flight[future]
+                yield _outcome(task, [], clock.message(), list(task["replicates"][0]))
+            else:
+                running.append(task)
+        if running:
+            assert self._spool is not None
+            spool = self._spool.read()
+            for task in running:
+                pid = spool.began_by.get(int(task["task"]))
+                if pid is not None and pid in self._processes:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+            self._timed_out_running = True
 
     def _recover(
         self, lost: list[Mapping[str, Any]], *, give_up: bool
@@ -391,6 +538,11 @@ class LocalExecutor(Executor):
             pid = spool.began_by.get(index)
             running = pid is not None and spool.last_task_of.get(pid) == index
             culprit = running and (pid in dead if dead else True)
+            late = self._late_claims.get(str(task["claim"]))
+            if late is not None:
+                outcome, _ = _lost_task_outcome(task, spool, _timeout_message(late))
+                yield outcome, None
+                continue
             why = (
                 f"the worker process running it died ({_exit_text(exit_codes.get(pid or 0))})"
                 if culprit
@@ -606,8 +758,17 @@ class DaskExecutor(Executor):
         self._in_flight[future] = task
         return future
 
-    def run(self, tasks: Sequence[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    def run(
+        self, tasks: Sequence[Mapping[str, Any]], *, timeout: float | None = None
+    ) -> Iterator[dict[str, Any]]:
         import distributed  # optional dependency: present, since __init__ succeeded
+
+        if timeout is not None:
+            raise ParameterError(
+                parameter="--timeout",
+                value=timeout,
+                rule="needs the local executor (a running Dask task cannot be stopped)",
+            )
 
         if self._spool is None:
             self._spool = Spool()

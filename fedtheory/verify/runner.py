@@ -25,6 +25,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +38,12 @@ from fedtheory.bounds.mutation import Mutant
 from fedtheory.errors import NoClaimsError, ParameterError
 from fedtheory.verify.claim import ClaimResult, Measurement
 from fedtheory.verify.discovery import LoadedClaim, discover, paths_argument, select
-from fedtheory.verify.executors import Executor, check_executor_options, make_executor
+from fedtheory.verify.executors import (
+    Executor,
+    check_executor_options,
+    error_location,
+    make_executor,
+)
 from fedtheory.verify.measurements import Measurements, PointMeasurements
 from fedtheory.verify.store import DEFAULT_STORE, ResultStore, canonical_json, result_key
 from fedtheory.verify.sweep import PROFILES
@@ -47,6 +53,7 @@ __all__ = [
     "PlannedClaim",
     "Replicate",
     "RunInterrupted",
+    "RunProgress",
     "VerifyRun",
     "judge_seed",
     "plan",
@@ -138,7 +145,8 @@ class PlannedClaim:
     cached: int = 0
     computed: int = 0
     compute_seconds: float = 0.0
-    errors: list[str] = field(default_factory=list)
+    #: failures of the tasks its data needed: ``{message, where, traceback}``
+    errors: list[dict[str, Any]] = field(default_factory=list)
     #: the registered bounds the experiment evaluated in the replicates computed for this
     #: claim's tasks (None until one is computed; see ``ClaimResult.evaluated``)
     evaluated: set[str] | None = None
@@ -231,8 +239,11 @@ def plan(
     return planned
 
 
-def _tasks(planned: PlannedClaim, missing: list[Replicate], workers: int) -> list[dict[str, Any]]:
-    """Group a claim's missing replicates into tasks: one point, a block of replicates."""
+def _tasks(
+    planned: PlannedClaim, missing: list[Replicate], workers: int
+) -> list[tuple[dict[str, Any], list[str]]]:
+    """Group a claim's missing replicates into tasks (one point, a block of replicates), each
+    with the store keys of its replicates."""
     by_point: dict[int, list[Replicate]] = {}
     for rep in missing:
         by_point.setdefault(rep.point, []).append(rep)
@@ -246,7 +257,7 @@ def _tasks(planned: PlannedClaim, missing: list[Replicate], workers: int) -> lis
     for index, reps in by_point.items():
         for start in range(0, len(reps), block):
             chunk = reps[start : start + block]
-            tasks.append(
+            task = (
                 {
                     "file": str(planned.loaded.file),
                     "claim": planned.id,
@@ -254,8 +265,10 @@ def _tasks(planned: PlannedClaim, missing: list[Replicate], workers: int) -> lis
                     "params": planned.points[index],
                     "replicates": [[r.replicate, r.seed] for r in chunk],
                     "mutant": planned.mutant,
-                }
+                },
+                [r.key for r in chunk],
             )
+            tasks.append(task)
     return tasks
 
 
@@ -304,12 +317,14 @@ class VerifyRun:
     results: tuple[ClaimResult, ...]
     seconds: float
     info: dict[str, Any]
+    #: claims selected but never judged: the run stopped first (``maxfail``)
+    not_judged: tuple[str, ...] = ()
 
     @property
     def exit_code(self) -> int:
         """0 when every gating claim's outcome equals its expectation, else 1 (DESIGN §6);
         the outcomes of claims with ``gating=False`` are reported and never fail the run."""
-        return 0 if all(r.acceptable for r in self.results) else 1
+        return 0 if all(r.acceptable for r in self.results) and not self.not_judged else 1
 
 
 def _measurements(planned: PlannedClaim, stored: Mapping[str, dict[str, float]]) -> Measurements:
@@ -338,6 +353,16 @@ def _measurements(planned: PlannedClaim, stored: Mapping[str, dict[str, float]])
     return Measurements(planned.id, sweep.varied, tuple(points))
 
 
+def _error_verdict(errors: Sequence[Mapping[str, Any]]) -> Verdict:
+    """The error verdict of a claim whose tasks failed: the first failure, where and its
+    traceback, and how many more there were."""
+    first = errors[0]
+    more = f" (and {len(errors) - 1} more failed task(s))" if len(errors) > 1 else ""
+    return Verdict.error(
+        first["message"] + more, where=first.get("where"), traceback=first.get("traceback")
+    )
+
+
 def _judge(
     planned: PlannedClaim,
     store: ResultStore,
@@ -345,12 +370,7 @@ def _judge(
     data_cache: dict[tuple[str, str, str], Measurements] | None = None,
 ) -> tuple[Verdict, Measurements | None]:
     if planned.errors:
-        more = (
-            f" (and {len(planned.errors) - 1} more failed task(s))"
-            if len(planned.errors) > 1
-            else ""
-        )
-        return Verdict.error(planned.errors[0] + more), None
+        return _error_verdict(planned.errors), None
     cache_key = (planned.id, planned.profile, planned.data_fingerprint)
     data = None if data_cache is None else data_cache.get(cache_key)
     if data is None:
@@ -367,7 +387,11 @@ def _judge(
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # SystemExit from a criterion too: an error of this claim
-        verdict = Verdict.error(f"judging failed: {type(exc).__name__}: {exc}")
+        verdict = Verdict.error(
+            f"judging failed: {type(exc).__name__}: {exc}",
+            where=error_location(exc, str(planned.loaded.file)),
+            traceback="".join(traceback.format_exception(exc)),
+        )
     return verdict, data
 
 
@@ -402,6 +426,10 @@ def verify(
     seed: int = 0,
     no_cache: bool = False,
     progress: ProgressCallback | None = None,
+    on_claim: Callable[[ClaimResult], None] | None = None,
+    on_progress: Callable[[RunProgress], None] | None = None,
+    maxfail: int | None = None,
+    timeout: float | None = None,
 ) -> VerifyRun:
     """Run the claim catalog and judge every claim.
 
@@ -427,6 +455,20 @@ def verify(
         Recompute every replicate and overwrite the stored rows.
     progress
         Called as ``progress(done, total)`` with counts of replicates.
+    on_claim
+        Called with each :class:`ClaimResult` as soon as the claim is judged — at once for a
+        claim whose replicates are all stored, else when the last task its data needs has
+        answered — so that a long run reports claim by claim.
+    on_progress
+        Called with a :class:`RunProgress` at the start and after every task (cost-weighted
+        counts for an ETA, claims done, claims under way).
+    maxfail
+        Stop after this many claims did not pass (``-x`` is 1): tasks in flight are
+        cancelled, finished replicates kept, the claims not judged are listed in
+        :attr:`VerifyRun.not_judged`.
+    timeout
+        Seconds: a claim still computing that long after its first task started is stopped
+        and judged ``error`` (``TimeoutError``); local executor only.
 
     Raises
     ------
@@ -449,8 +491,15 @@ def verify(
     _check_profile(profile)
     base_seed = _check_seed(seed)
     _check_arguments(claims, executor, store, no_cache, progress)
+    _check_limits(maxfail, timeout, on_claim, on_progress)
     if not isinstance(executor, Executor):
         check_executor_options(executor, workers=workers, scheduler=scheduler)
+        if timeout is not None and (executor == "dask" or scheduler is not None):
+            raise ParameterError(
+                parameter="--timeout",
+                value=timeout,
+                rule="needs the local executor (a running Dask task cannot be stopped)",
+            )
     found = discover(roots)
     if not found:
         shown = ", ".join(str(r) for r in roots) or "verification"
@@ -458,25 +507,44 @@ def verify(
     chosen = select(found, claims)
     planned = plan(chosen, profile, base_seed)
     owns_executor = not isinstance(executor, Executor)
+    stopped = False
     with ResultStore(Path(store)) as results_store:
+        session = _Session(planned, results_store, base_seed, on_claim=on_claim, maxfail=maxfail)
         todo, total = missing_replicates(planned, results_store, no_cache=no_cache)
         runner = executor if isinstance(executor, Executor) else None
-        if total and runner is None:
-            runner = make_executor(
-                executor if isinstance(executor, str) else None,
-                workers=workers,
-                scheduler=scheduler,
-            )
-        description = runner.description if runner is not None else "none (all cached)"
-        n_workers = runner.workers if runner is not None else None
+        description = "none (all cached)"
+        n_workers = None
         try:
-            if total:
-                assert runner is not None
-                execute(runner, todo, results_store, base_seed, no_cache, total, progress)
+            if not total:
+                session.wire([])
+                session.judge_ready()
+            else:
+                if runner is None:
+                    runner = make_executor(
+                        executor if isinstance(executor, str) else None,
+                        workers=workers,
+                        scheduler=scheduler,
+                    )
+                description, n_workers = runner.description, runner.workers
+                execute(
+                    runner,
+                    todo,
+                    results_store,
+                    base_seed,
+                    no_cache,
+                    total,
+                    progress,
+                    session=session,
+                    timeout=timeout,
+                    on_progress=on_progress,
+                )
+        except _Stop:
+            stopped = True
         finally:
             if runner is not None and owns_executor:
                 runner.close()
-        results = judge_all(planned, results_store, base_seed)
+        results = session.ordered()
+        not_judged = tuple(session.not_judged())
     seconds = time.perf_counter() - start
     info = {
         "profile": profile,
@@ -491,13 +559,36 @@ def verify(
         "seconds": seconds,
         "replicates_computed": sum(p.computed for p in planned),
         "replicates_cached": sum(p.cached for p in planned),
+        "maxfail": maxfail,
+        "timeout": timeout,
+        "stopped_after_failures": maxfail if stopped else None,
+        "not_judged": list(not_judged),
         "command": " ".join(sys.argv),
         "fedtheory_version": __version__,
         "python": platform.python_version(),
         "numpy": np.__version__,
         "platform": platform.platform(),
     }
-    return VerifyRun(tuple(results), seconds, info)
+    return VerifyRun(tuple(results), seconds, info, not_judged)
+
+
+def _check_limits(maxfail: Any, timeout: Any, on_claim: Any, on_progress: Any) -> None:
+    if maxfail is not None and (
+        isinstance(maxfail, bool) or not isinstance(maxfail, int) or maxfail < 1
+    ):
+        raise ParameterError(parameter="--maxfail", value=maxfail, rule="must be an int >= 1")
+    if timeout is not None and (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise ParameterError(
+            parameter="--timeout", value=timeout, rule="must be a positive number of seconds"
+        )
+    for name, value in (("on_claim", on_claim), ("on_progress", on_progress)):
+        if value is not None and not callable(value):
+            raise ParameterError(parameter=name, value=repr(value), rule="must be callable")
 
 
 def missing_replicates(
@@ -533,32 +624,42 @@ def judge_all(
     The claims of one measurement share what its experiment evaluated in this run
     (``ClaimResult.evaluated``), whichever of them its tasks were planned for.
     """
+    evaluated = _evaluated_by_measurement(planned)
+    return [_judged(p, store, base_seed, data, evaluated) for p in planned]
+
+
+def _evaluated_by_measurement(planned: Sequence[PlannedClaim]) -> dict[tuple[str, str], set[str]]:
     evaluated: dict[tuple[str, str], set[str]] = {}
     for p in planned:
         if p.evaluated is not None:
             key = (p.loaded.claim.measurement.id, p.data_fingerprint)
             evaluated.setdefault(key, set()).update(p.evaluated)
-    results = []
-    for p in planned:
-        verdict, measurements = _judge(p, store, base_seed, data)
-        found = evaluated.get((p.loaded.claim.measurement.id, p.data_fingerprint))
-        sweep = p.loaded.claim.sweep(p.profile)
-        results.append(
-            ClaimResult(
-                claim=p.loaded.claim,
-                profile=p.profile,
-                verdict=verdict,
-                n_points=len(p.points),
-                n_replicates=sweep.replicates,
-                n_cached=p.cached,
-                n_computed=p.computed,
-                compute_seconds=p.compute_seconds,
-                file=str(p.loaded.file),
-                measurements=measurements,
-                evaluated=None if found is None else frozenset(found),
-            )
-        )
-    return results
+    return evaluated
+
+
+def _judged(
+    p: PlannedClaim,
+    store: ResultStore,
+    base_seed: int,
+    data: dict[tuple[str, str, str], Measurements] | None,
+    evaluated: Mapping[tuple[str, str], set[str]],
+) -> ClaimResult:
+    verdict, measurements = _judge(p, store, base_seed, data)
+    found = evaluated.get((p.loaded.claim.measurement.id, p.data_fingerprint))
+    sweep = p.loaded.claim.sweep(p.profile)
+    return ClaimResult(
+        claim=p.loaded.claim,
+        profile=p.profile,
+        verdict=verdict,
+        n_points=len(p.points),
+        n_replicates=sweep.replicates,
+        n_cached=p.cached,
+        n_computed=p.computed,
+        compute_seconds=p.compute_seconds,
+        file=str(p.loaded.file),
+        measurements=measurements,
+        evaluated=None if found is None else frozenset(found),
+    )
 
 
 def _records(
@@ -588,6 +689,108 @@ def _records(
     return records
 
 
+@dataclass(frozen=True)
+class RunProgress:
+    """Where a run stands, for progress displays (:func:`verify`'s ``on_progress``).
+
+    ``cost_done``/``cost_total`` weigh each replicate by the mean wall time the store has
+    measured for its claim before (the mean of the known claims for one never run), so that
+    an ETA from them accounts for replicates of very different cost.
+    """
+
+    replicates_done: int
+    replicates_total: int
+    cost_done: float
+    cost_total: float
+    claims_done: int
+    claims_total: int
+    #: ids of the claims whose tasks are under way and not all answered
+    running: tuple[str, ...]
+
+
+class _Stop(Exception):
+    """Enough claims failed (``maxfail``): stop the run, keep what finished."""
+
+
+class _Session:
+    """One run's computing and judging: each claim is judged as soon as every task its data
+    needs has answered (its own and those of the claims it shares a measurement with), so a
+    long run reports claim by claim, and ``maxfail`` can stop it early.
+    """
+
+    def __init__(
+        self,
+        planned: Sequence[PlannedClaim],
+        store: ResultStore,
+        base_seed: int,
+        *,
+        data: dict[tuple[str, str, str], Measurements] | None = None,
+        on_claim: Callable[[ClaimResult], None] | None = None,
+        maxfail: int | None = None,
+    ) -> None:
+        self.planned = list(planned)
+        self.store = store
+        self.base_seed = base_seed
+        self.data = data
+        self.on_claim = on_claim
+        self.maxfail = maxfail
+        self.results: dict[int, ClaimResult] = {}
+        self.failures = 0
+        self.waiting: dict[int, set[int]] = {}  # planned index -> tasks not answered
+        self.needed_by: dict[int, list[int]] = {}  # task -> planned indices
+
+    def wire(self, tasks: Sequence[tuple[dict[str, Any], list[str]]]) -> None:
+        """Which tasks each claim's data needs (by the store keys of their replicates)."""
+        task_of = {key: index for index, (_, keys) in enumerate(tasks) for key in keys}
+        for position, p in enumerate(self.planned):
+            needs = {task_of[r.key] for r in p.replicates if r.key in task_of}
+            self.waiting[position] = needs
+            for task in needs:
+                self.needed_by.setdefault(task, []).append(position)
+
+    def judge_ready(self) -> None:
+        """Judge every claim that waits for nothing (all cached, or every task answered)."""
+        for position, needs in list(self.waiting.items()):
+            if not needs:
+                del self.waiting[position]
+                self._judge(position)
+
+    def answered(self, task: int, error: dict[str, Any] | None) -> None:
+        for position in self.needed_by.get(task, ()):
+            if error is not None and error not in self.planned[position].errors:
+                self.planned[position].errors.append(error)
+            self.waiting.get(position, set()).discard(task)
+        self.judge_ready()
+
+    def _judge(self, position: int) -> None:
+        p = self.planned[position]
+        evaluated = _evaluated_by_measurement(self.planned)
+        result = _judged(p, self.store, self.base_seed, self.data, evaluated)
+        self.results[position] = result
+        if self.on_claim is not None:
+            self.on_claim(result)
+        if not result.acceptable:
+            self.failures += 1
+            if self.maxfail is not None and self.failures >= self.maxfail:
+                raise _Stop
+
+    def ordered(self) -> list[ClaimResult]:
+        return [self.results[i] for i in sorted(self.results)]
+
+    def not_judged(self) -> list[str]:
+        return [p.id for i, p in enumerate(self.planned) if i not in self.results]
+
+
+def _cost_estimates(planned: Sequence[PlannedClaim], store: ResultStore) -> dict[str, float]:
+    """Seconds per replicate of each measurement, as measured before (see RunProgress)."""
+    known = store.mean_seconds()
+    fallback = sum(known.values()) / len(known) if known else 1.0
+    return {
+        p.loaded.claim.measurement.id: known.get(p.loaded.claim.measurement.id, fallback)
+        for p in planned
+    }
+
+
 def execute(
     runner: Executor,
     todo: list[tuple[PlannedClaim, list[Replicate]]],
@@ -596,13 +799,44 @@ def execute(
     replace: bool,
     total: int,
     progress: ProgressCallback | None,
+    *,
+    session: _Session | None = None,
+    timeout: float | None = None,
+    on_progress: Callable[[RunProgress], None] | None = None,
 ) -> None:
+    """Run the missing replicates on ``runner``, storing each task's as it arrives.
+
+    With a ``session``, claims are judged as their data completes (see :class:`_Session`); a
+    ``_Stop`` from it (``maxfail``) aborts the executor, keeping what finished, and goes up.
+    """
     by_id = {p.id: p for p, _ in todo}
-    tasks = [task for p, missing in todo if missing for task in _tasks(p, missing, runner.workers)]
+    pairs = [pair for p, missing in todo if missing for pair in _tasks(p, missing, runner.workers)]
+    tasks = [task for task, _ in pairs]
     for index, task in enumerate(tasks):
         task["task"] = index
+    if session is not None:
+        session.wire(pairs)
+        session.judge_ready()
+    cost = _cost_estimates([p for p, _ in todo], store) if on_progress is not None else {}
+    task_cost = [cost.get(by_id[task["claim"]].loaded.claim.measurement.id, 1.0) for task in tasks]
+    cost_total = sum(c * len(t["replicates"]) for c, t in zip(task_cost, tasks, strict=True))
+    claims_total = len(session.planned) if session is not None else len(todo)
     done = 0
+    cost_done = 0.0
     answered: set[int] = set()
+    started: set[str] = set()
+
+    def report() -> None:
+        if progress is not None:
+            progress(done, total)
+        if on_progress is not None:
+            claims_done = len(session.results) if session is not None else 0
+            running = tuple(
+                sorted(c for c in started if session is None or c not in _judged_ids(session))
+            )
+            on_progress(
+                RunProgress(done, total, cost_done, cost_total, claims_done, claims_total, running)
+            )
 
     def keep(outcome: Mapping[str, Any]) -> int:
         planned = by_id[outcome["claim"]]
@@ -616,24 +850,44 @@ def execute(
             )
         return len(records)
 
-    if progress is not None:
-        progress(0, total)
+    report()
     try:
-        for outcome in runner.run(tasks):
-            done += keep(outcome)
+        for outcome in runner.run(tasks, timeout=timeout):
+            kept = keep(outcome)
+            done += kept
+            index = int(outcome["task"])
+            cost_done += kept * task_cost[index]
+            started.add(outcome["claim"])
+            error = None
             if outcome["error"]:
                 planned = by_id[outcome["claim"]]
                 where = ", ".join(f"{k}={v}" for k, v in outcome["params"].items())
                 if outcome.get("failed"):
                     replicate, seed = outcome["failed"]
                     where += f"; replicate {replicate}, seed {seed}"
-                planned.errors.append(f"{outcome['error']} (at {where})")
-            answered.add(int(outcome["task"]))
-            if progress is not None:
-                progress(done, total)
+                error = {
+                    "message": f"{outcome['error']} (at {where})",
+                    "where": outcome.get("where"),
+                    "traceback": outcome.get("traceback"),
+                }
+                if session is None:
+                    planned.errors.append(error)
+            answered.add(index)
+            if session is not None:
+                session.answered(index, error)
+            report()
     except KeyboardInterrupt:
         with _second_interrupt_exits():
             for outcome in runner.abort():
                 done += keep(outcome)
         cancelled = len({t["task"] for t in tasks} - answered)
         raise RunInterrupted(done, cancelled, str(store.path)) from None
+    except _Stop:
+        with _second_interrupt_exits():
+            for outcome in runner.abort():
+                keep(outcome)
+        raise
+
+
+def _judged_ids(session: _Session) -> set[str]:
+    return {session.planned[i].id for i in session.results}

@@ -591,6 +591,17 @@ class ResultStore:
                     )
         return out
 
+    def mean_seconds(self) -> dict[str, float]:
+        """Mean wall time of a replicate per claim (measurement), over every stored row — the
+        cost estimates a run's progress and ETA are weighted by."""
+        with self._errors("read it"):
+            return {
+                str(claim): float(mean)
+                for claim, mean in self._db.execute(
+                    "SELECT claim, AVG(seconds) FROM results GROUP BY claim"
+                )
+            }
+
     def count(self) -> int:
         """Number of stored rows."""
         with self._errors("read it"):
