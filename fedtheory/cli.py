@@ -1,5 +1,6 @@
-"""Command-line interface: ``fedtheory bounds``, ``verify``, ``catalog``, ``results``, ``figures``,
-``worstcase`` (in :mod:`fedtheory._cli_worstcase`).
+"""Command-line interface: ``fedtheory bounds``, ``catalog``, ``results``, ``figures``;
+``verify`` and ``replay`` (in :mod:`fedtheory._cli_verify`); ``worstcase`` (in
+:mod:`fedtheory._cli_worstcase`).
 
 A thin layer over :mod:`fedtheory.bounds`: it parses arguments, calls the library and formats
 the answers (rich tables on stdout). Every :class:`~fedtheory.errors.FedTheoryError` and every
@@ -35,13 +36,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from fedtheory._cli_verify import verify_commands
 from fedtheory._cli_worstcase import worstcase_command
 from fedtheory._version import __version__
 from fedtheory.errors import (
     ConditionError,
     FedTheoryError,
     FloatRangeError,
-    NoClaimsError,
     ParameterError,
     format_assignment,
 )
@@ -557,129 +558,6 @@ def _check_paper_option(paper: str | None) -> None:
         _fail(f"--paper={paper}: unknown paper key (known: {', '.join(sorted(PAPERS))})")
 
 
-@cli.command("verify")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
-@click.option(
-    "--profile",
-    default="quick",
-    show_default=True,
-    help="smoke (plumbing, ~1 min), quick (decisive on 2 cores) or full (paper-grade).",
-)
-@click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
-@_executor_options
-@click.option(
-    "--store",
-    type=click.Path(path_type=str),
-    default=".fedtheory/results.sqlite",
-    show_default=True,
-    help="SQLite result store (finished replicates are reused).",
-)
-@click.option(
-    "--report",
-    "report_dir",
-    type=click.Path(path_type=str),
-    default="report",
-    show_default=True,
-    help="Folder for index.html, verdicts.json and figures.",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Base seed.")
-@click.option("--no-cache", is_flag=True, help="Recompute every replicate (overwrites the store).")
-def verify_command(
-    paths: tuple[str, ...],
-    profile: str,
-    pattern: str | None,
-    executor: str | None,
-    scheduler: str | None,
-    workers: int | None,
-    store: str,
-    report_dir: str,
-    seed: int,
-    no_cache: bool,
-) -> None:
-    """Run the claim catalog (default ./verification) and report a verdict per claim.
-
-    Exit code 0 when every claim's outcome equals its expectation, 1 otherwise, 2 for bad input
-    (checked before anything runs), 5 when the paths hold no claim, 130 when interrupted
-    (Ctrl-C: in-flight tasks are cancelled, finished replicates kept; a second Ctrl-C exits
-    at once).
-    """
-    from fedtheory.verify import report, runner
-
-    console = _console()
-    err_console = Console(stderr=True)
-    progress_bar = None
-    task_id = None
-    if err_console.is_terminal:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-        progress_bar = Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err_console,
-            transient=True,
-        )
-
-    def on_progress(done: int, total: int) -> None:
-        nonlocal task_id
-        if progress_bar is None:
-            return
-        if task_id is None:
-            progress_bar.start()
-            task_id = progress_bar.add_task("replicates", total=total)
-        progress_bar.update(task_id, completed=done)
-
-    report.check_report_dir(report_dir)
-    try:
-        run = runner.verify(
-            list(paths),
-            profile=profile,
-            claims=pattern,
-            executor=executor,
-            scheduler=scheduler,
-            workers=workers,
-            store=store,
-            seed=seed,
-            no_cache=no_cache,
-            progress=on_progress,
-        )
-    except runner.RunInterrupted as stop:
-        if progress_bar is not None:
-            progress_bar.stop()
-        click.echo(
-            f"interrupted: {stop.stored} finished replicates kept in {stop.store} "
-            f"({stop.cancelled} tasks cancelled); rerun to resume",
-            err=True,
-        )
-        raise SystemExit(130) from None
-    except KeyboardInterrupt:  # outside the computation (loading, starting workers, judging)
-        if progress_bar is not None:
-            progress_bar.stop()
-        click.echo(f"interrupted: finished replicates are kept in {store}", err=True)
-        raise SystemExit(130) from None
-    except NoClaimsError as exc:
-        if _debug(click.get_current_context()):
-            raise
-        click.echo(f"error: {exc}; the previous report is left alone", err=True)
-        raise SystemExit(NO_CLAIMS_EXIT) from None
-    finally:
-        if progress_bar is not None:
-            progress_bar.stop()
-    report.render_table(list(run.results), console)
-    try:
-        paths_written = report.write_report(list(run.results), report_dir, run_info=run.info)
-    except OSError as exc:
-        _fail(
-            f"--report={report_dir}: cannot write the report ({exc.strerror or exc}); the "
-            f"results are in {store}: rerun with another --report to judge them again"
-        )
-    console.print(report.summary_line(list(run.results), run.seconds))
-    console.print(f"report: {paths_written['html']}  (verdicts: {paths_written['json']})")
-    if run.exit_code:
-        raise SystemExit(run.exit_code)
-
-
 @cli.command("catalog")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
@@ -874,17 +752,86 @@ def _stdin_is_terminal() -> bool:
     return stdin is not None and stdin.isatty()
 
 
+_CLAIMS_OPTION = click.option(
+    "--claims",
+    "pattern",
+    metavar="GLOB",
+    help="Only the data of the claims whose id matches the glob (claim ids from --catalog).",
+)
+_MEASUREMENTS_OPTION = click.option(
+    "--measurements",
+    "measurement_pattern",
+    metavar="GLOB",
+    help="Only the measurements (the stored data sets, shared by the claims that judge one "
+    "experiment) whose name matches the glob.",
+)
+_CATALOG_OPTION = click.option(
+    "--catalog",
+    type=click.Path(path_type=str),
+    default="verification",
+    show_default=True,
+    help="Claim files or folder that --claims ids are looked up in.",
+)
+
+
+def _data_filter(
+    pattern: str | None, measurement_pattern: str | None, catalog: str
+) -> tuple[Any, dict[str, list[str]]]:
+    """Which stored measurements the options select, and the claims of each measurement.
+
+    The store keeps data per measurement (a claim alone on its data has its own id as the
+    measurement's name); ``--claims`` is translated through the catalog to the measurements
+    of the matching claims. Returns ``(predicate on measurement names or None, {measurement:
+    [claim ids]})``.
+    """
+    import fnmatch
+    from pathlib import Path
+
+    claims_of: dict[str, list[str]] = {}
+    if pattern is not None or Path(catalog).exists():
+        from fedtheory.verify.discovery import discover
+
+        if not Path(catalog).exists():
+            _fail(f"--catalog={catalog}: no such file or folder (needed to look up --claims)")
+        for loaded in discover([catalog]):
+            claims_of.setdefault(loaded.claim.measurement.id, []).append(loaded.claim.id)
+    wanted: set[str] | None = None
+    if pattern is not None:
+        wanted = {
+            measurement
+            for measurement, ids in claims_of.items()
+            if any(fnmatch.fnmatchcase(i, pattern) for i in ids)
+        }
+        if not wanted:
+            _fail(f"--claims={pattern}: matches none of the claims under {catalog}")
+
+    def keep(measurement: str) -> bool:
+        if wanted is not None and measurement not in wanted:
+            return False
+        return measurement_pattern is None or fnmatch.fnmatchcase(measurement, measurement_pattern)
+
+    selective = pattern is not None or measurement_pattern is not None
+    return (keep if selective else None), claims_of
+
+
 @results_group.command("list")
 @_STORE_OPTION
-@click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
-def results_list_command(store: str, pattern: str | None) -> None:
-    """Per claim: stored replicates, points, versions and last write."""
+@_CLAIMS_OPTION
+@_MEASUREMENTS_OPTION
+@_CATALOG_OPTION
+def results_list_command(
+    store: str, pattern: str | None, measurement_pattern: str | None, catalog: str
+) -> None:
+    """Per measurement (the data of one experiment): the claims it serves, stored replicates,
+    points, versions and last write."""
+    keep, claims_of = _data_filter(pattern, measurement_pattern, catalog)
     with _open_store(store) as db:
-        rows = db.summary(pattern)
+        rows = [r for r in db.summary() if keep is None or keep(r["claim"])]
     console = _console()
     table = Table(title=f"{store}: {sum(r['rows'] for r in rows)} replicates", title_justify="left")
     for column in (
-        "claim",
+        "measurement",
+        "claims",
         "replicates",
         "points",
         "versions",
@@ -894,8 +841,11 @@ def results_list_command(store: str, pattern: str | None) -> None:
     ):
         table.add_column(column)
     for r in rows:
+        ids = claims_of.get(r["claim"], [])
+        shown = "—" if not ids else ids[0] if len(ids) == 1 else f"{ids[0]} +{len(ids) - 1}"
         table.add_row(
             r["claim"],
+            shown,
             str(r["rows"]),
             str(r["points"]),
             r["versions"],
@@ -911,7 +861,9 @@ def results_list_command(store: str, pattern: str | None) -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True
 )
-@click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
+@_CLAIMS_OPTION
+@_MEASUREMENTS_OPTION
+@_CATALOG_OPTION
 @click.option(
     "--output",
     "-o",
@@ -921,7 +873,13 @@ def results_list_command(store: str, pattern: str | None) -> None:
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing output file without asking.")
 def results_export_command(
-    store: str, fmt: str, pattern: str | None, output: str, force: bool
+    store: str,
+    fmt: str,
+    pattern: str | None,
+    measurement_pattern: str | None,
+    catalog: str,
+    output: str,
+    force: bool,
 ) -> None:
     """Export stored replicates: one row each (params and outputs as columns in CSV).
 
@@ -932,10 +890,11 @@ def results_export_command(
     """
     from fedtheory.verify.export import export_text, write_atomically
 
+    keep, _ = _data_filter(pattern, measurement_pattern, catalog)
     if output != "-":
         _check_output(output, store, force)
     with _open_store(store) as db:
-        text = export_text(list(db.rows(pattern)), fmt)
+        text = export_text([r for r in db.rows() if keep is None or keep(r["claim"])], fmt)
     if output == "-":
         click.echo(text, nl=False)
     else:
@@ -944,19 +903,41 @@ def results_export_command(
 
 @results_group.command("clear")
 @_STORE_OPTION
-@click.option("--claims", "pattern", metavar="GLOB", help="Only claims whose id matches the glob.")
+@_CLAIMS_OPTION
+@_MEASUREMENTS_OPTION
+@_CATALOG_OPTION
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-def results_clear_command(store: str, pattern: str | None, yes: bool) -> None:
-    """Delete stored replicates (of the matching claims, or all)."""
+def results_clear_command(
+    store: str, pattern: str | None, measurement_pattern: str | None, catalog: str, yes: bool
+) -> None:
+    """Delete stored replicates (of the matching claims or measurements, or all).
+
+    Deleting a claim's data deletes its measurement's, which the other claims judging the same
+    experiment share: they are named before anything is deleted.
+    """
+    from fedtheory.verify.selection import escape_glob
+
+    keep, claims_of = _data_filter(pattern, measurement_pattern, catalog)
     with _open_store(store, readonly=False) as db:
-        summary = db.summary(pattern)
-        if pattern is not None and not summary:
-            _fail(f"--claims={pattern}: matches no claim in {store}")
+        summary = [r for r in db.summary() if keep is None or keep(r["claim"])]
+        if keep is not None and not summary:
+            shown = " ".join(
+                f"--{name}={value}"
+                for name, value in (("claims", pattern), ("measurements", measurement_pattern))
+                if value is not None
+            )
+            _fail(f"{shown}: no data of the matching claims in {store}")
         count = sum(r["rows"] for r in summary)
-        what = f"{count} replicates of {len(summary)} claims"
+        served = sorted({c for r in summary for c in claims_of.get(r["claim"], [])})
+        what = f"{count} replicates of {len(summary)} measurements"
+        if served:
+            what += f" (the data of {len(served)} claims)"
         if not yes and not click.confirm(f"delete {what} from {store}?", default=False):
             raise SystemExit(1)
-        removed = db.clear(pattern)
+        if keep is None:
+            removed = db.clear()
+        else:
+            removed = sum(db.clear(escape_glob(r["claim"])) for r in summary)
     click.echo(f"deleted {removed} replicates from {store}")
 
 
@@ -1033,6 +1014,15 @@ def figures_make_command(
 
 
 cli.add_command(worstcase_command(parse_pairs=parse_pairs, console=_console, fail=_fail))
+for _command in verify_commands(
+    console=_console,
+    fail=_fail,
+    debug=_debug,
+    executor_options=_executor_options,
+    no_claims_exit=NO_CLAIMS_EXIT,
+    parse_pairs=parse_pairs,
+):
+    cli.add_command(_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -15,7 +15,6 @@ runner and by a worker process (local or Dask) defines the same experiment funct
 from __future__ import annotations
 
 import contextlib
-import fnmatch
 import hashlib
 import importlib.util
 import inspect
@@ -36,6 +35,7 @@ from fedtheory.verify.fingerprint import (
     code_fingerprint,
     file_digest,
 )
+from fedtheory.verify.selection import id_matcher, keyword_matcher
 
 __all__ = [
     "DEFAULT_PATH",
@@ -369,21 +369,37 @@ def discover(
     return claims
 
 
-def select(claims: Sequence[LoadedClaim], pattern: str | None) -> list[LoadedClaim]:
-    """The claims whose id matches a glob (``*`` crosses ``/``); all of them without one.
+def select(
+    claims: Sequence[LoadedClaim],
+    pattern: str | Sequence[str] | None,
+    keyword: str | None = None,
+) -> list[LoadedClaim]:
+    """The claims whose id matches a glob, or any of several (``*`` crosses ``/``), and the
+    ``-k`` keyword expression (:func:`fedtheory.verify.selection.keyword_matcher`); all of
+    them without either.
 
     Raises
     ------
     ParameterError
-        The glob matches no claim.
+        A glob or the expression matches no claim, or the expression is malformed.
     """
-    if pattern is None:
-        return list(claims)
-    chosen = [c for c in claims if fnmatch.fnmatchcase(c.claim.id, pattern)]
-    if not chosen:
-        raise ParameterError(
-            parameter="--claims",
-            value=pattern,
-            rule=f"matches none of the {len(claims)} claims found",
-        )
+    chosen = list(claims)
+    if pattern is not None:
+        patterns = [pattern] if isinstance(pattern, str) else list(pattern)
+        matches = id_matcher(patterns)
+        chosen = [c for c in chosen if matches(c.claim.id)]
+        if not chosen:
+            raise ParameterError(
+                parameter="--claims",
+                value=pattern if isinstance(pattern, str) else " ".join(patterns),
+                rule=f"matches none of the {len(claims)} claims found",
+            )
+    if keyword is not None:
+        keep = keyword_matcher(keyword)
+        before = len(chosen)
+        chosen = [c for c in chosen if keep(c.claim.id)]
+        if not chosen:
+            raise ParameterError(
+                parameter="-k", value=keyword, rule=f"matches none of the {before} claims selected"
+            )
     return chosen

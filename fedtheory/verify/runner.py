@@ -396,8 +396,13 @@ def _judge(
 
 
 def _check_arguments(claims: Any, executor: Any, store: Any, no_cache: Any, progress: Any) -> None:
-    if claims is not None and not isinstance(claims, str):
-        raise ParameterError(parameter="claims", value=repr(claims), rule="must be a glob (str)")
+    if claims is not None and not (
+        isinstance(claims, str)
+        or (isinstance(claims, Sequence) and claims and all(isinstance(c, str) for c in claims))
+    ):
+        raise ParameterError(
+            parameter="claims", value=repr(claims), rule="must be a glob or a sequence of globs"
+        )
     if executor is not None and not isinstance(executor, (str, Executor)):
         raise ParameterError(
             parameter="executor",
@@ -418,7 +423,8 @@ def verify(
     paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (),
     *,
     profile: str = "quick",
-    claims: str | None = None,
+    claims: str | Sequence[str] | None = None,
+    keyword: str | None = None,
     executor: str | Executor | None = None,
     scheduler: str | None = None,
     workers: int | None = None,
@@ -443,7 +449,9 @@ def verify(
     profile
         ``smoke``, ``quick`` or ``full``.
     claims
-        Glob on claim ids (``*`` also matches ``/``).
+        Glob on claim ids (``*`` also matches ``/``), or several (a claim matching any).
+    keyword
+        A ``-k`` expression on claim ids (:func:`fedtheory.verify.selection.keyword_matcher`).
     executor, scheduler, workers
         Where tasks run (see :func:`fedtheory.verify.executors.make_executor`); an
         :class:`Executor` instance is used as is (and not closed).
@@ -504,7 +512,7 @@ def verify(
     if not found:
         shown = ", ".join(str(r) for r in roots) or "verification"
         raise NoClaimsError(f"no claims found under {shown}")
-    chosen = select(found, claims)
+    chosen = select(found, claims, keyword)
     planned = plan(chosen, profile, base_seed)
     owns_executor = not isinstance(executor, Executor)
     stopped = False
@@ -553,7 +561,8 @@ def verify(
         "workers": n_workers,
         "store": str(store),
         "paths": [str(p) for p in roots] or ["verification"],
-        "claims": claims,
+        "claims": claims if claims is None or isinstance(claims, str) else list(claims),
+        "keyword": keyword,
         "no_cache": no_cache,
         "started": started,
         "seconds": seconds,

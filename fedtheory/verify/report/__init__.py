@@ -29,13 +29,21 @@ from fedtheory.verify.report._common import (
     format_ci,
     format_seconds,
     now_utc,
+    rerun_command,
     resolving_power_note,
     summarize,
     summary_line,
     write_figure,
 )
 from fedtheory.verify.report.html import write_html
-from fedtheory.verify.report.terminal import WIDE_TABLE, render_table
+from fedtheory.verify.report.terminal import (
+    FORMATS,
+    WIDE_TABLE,
+    claim_line,
+    render_compact,
+    render_notes,
+    render_table,
+)
 from fedtheory.verify.report.verdicts_json import (
     RUN_KEYS,
     VERDICTS_SCHEMA,
@@ -45,15 +53,20 @@ from fedtheory.verify.report.verdicts_json import (
 )
 
 __all__ = [
+    "FORMATS",
     "RUN_KEYS",
     "STATUSES",
     "VERDICTS_SCHEMA",
     "WIDE_TABLE",
     "check_report_dir",
+    "claim_line",
     "figure_name",
     "format_ci",
     "format_seconds",
+    "render_compact",
+    "render_notes",
     "render_table",
+    "rerun_command",
     "resolving_power_note",
     "summarize",
     "summary_line",
