@@ -35,6 +35,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from fedtheory._cli_runs import runs_group
 from fedtheory._cli_worstcase import worstcase_command
 from fedtheory._version import __version__
 from fedtheory.errors import (
@@ -1033,6 +1034,9 @@ def figures_make_command(
 
 
 cli.add_command(worstcase_command(parse_pairs=parse_pairs, console=_console, fail=_fail))
+cli.add_command(
+    runs_group(console=_console, fail=_fail, open_store=_open_store, group_cls=FedTheoryGroup)
+)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
