@@ -37,6 +37,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fedtheory._cli_verify import verify_commands
+from fedtheory._cli_runs import runs_group
 from fedtheory._cli_worstcase import worstcase_command
 from fedtheory._version import __version__
 from fedtheory.errors import (
@@ -1023,6 +1024,9 @@ for _command in verify_commands(
     parse_pairs=parse_pairs,
 ):
     cli.add_command(_command)
+cli.add_command(
+    runs_group(console=_console, fail=_fail, open_store=_open_store, group_cls=FedTheoryGroup)
+)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -279,24 +279,115 @@ def test_a_legacy_store_is_read_as_is_and_adopted_when_written(tmp_path: Path) -
         assert [r["key"] for r in store.rows()] == ["k1"]
     listed = run("results", "list", "--store", str(path))
     assert listed.exit_code == 0 and "classic/a/b" in listed.stdout
-    assert snapshot(path) == before  # reading does not adopt
+    with ResultStore(path, readonly=True) as store:
+        assert store.schema_version == 1 and store.runs() == []
+    assert snapshot(path) == before  # reading does not adopt (nor migrate)
     with ResultStore(path) as store:
         assert store.put([record("k2")]) == 1
         assert store.count() == 2
-    assert header_ids(path) == (APPLICATION_ID, SCHEMA_VERSION)
+    assert header_ids(path) == (APPLICATION_ID, SCHEMA_VERSION)  # adopted and migrated
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE name='schema_version'").fetchone() == (
+            str(SCHEMA_VERSION),
+        )
     with ResultStore(path, readonly=True) as store:
         assert store.count() == 2
+        assert store.schema_version == SCHEMA_VERSION and store.runs() == []
 
 
-def test_another_user_version_is_refused_naming_both_versions(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [0, 3, 7, 99])
+def test_another_user_version_is_refused_naming_both_versions(tmp_path: Path, version: int) -> None:
     path = make_store(tmp_path / "s.sqlite")
     with sqlite3.connect(path) as db:
-        db.execute("PRAGMA user_version = 7")
+        db.execute(f"PRAGMA user_version = {version}")
     before = snapshot(path)
     for readonly in (False, True):
-        with pytest.raises(ParameterError, match=r"schema version 7 .*reads version 1"):
+        with pytest.raises(
+            ParameterError, match=rf"schema version {version} .*reads version {SCHEMA_VERSION}"
+        ):
             ResultStore(path, readonly=readonly)
     assert snapshot(path) == before
+
+
+def make_v1_store(path: Path) -> Path:
+    """A store as fedtheory wrote it with schema version 1: a legacy store, stamped."""
+    make_legacy_store(path)
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.close()  # the last connection: checkpointed into the file, no -wal left
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        # the header says 1, the meta table says 2
+        ("UPDATE meta SET value = '2' WHERE name = 'schema_version'", "schema version 2 .*meta"),
+        # version-2 tables under the number 1
+        (
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL, seconds REAL, "
+            "info TEXT NOT NULL, summary TEXT NOT NULL)",
+            "unexpected table 'runs'",
+        ),
+        ("CREATE TABLE notes (text TEXT)", "unexpected table 'notes'"),
+        ("CREATE VIEW v1 AS SELECT key FROM results", "view 'v1'"),
+    ],
+    ids=["meta-disagrees", "v2-table-under-v1", "extra-table", "view"],
+)
+def test_a_version_1_store_that_is_not_exactly_version_1_is_refused_untouched(
+    tmp_path: Path, change: str, match: str
+) -> None:
+    path = make_v1_store(tmp_path / "s.sqlite")
+    with sqlite3.connect(path) as db:
+        db.execute(change)
+    before = snapshot(path)
+    for readonly in (False, True):
+        with pytest.raises(ParameterError, match=match):
+            ResultStore(path, readonly=readonly)
+    for result in every_store_command(path):
+        assert "store=" in one_line_error(result)
+    assert snapshot(path) == before
+
+
+def test_a_version_2_header_on_version_1_tables_is_refused_untouched(tmp_path: Path) -> None:
+    path = make_v1_store(tmp_path / "s.sqlite")
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 2")
+        db.execute("UPDATE meta SET value = '2' WHERE name = 'schema_version'")
+    before = snapshot(path)
+    for readonly in (False, True):
+        with pytest.raises(ParameterError, match=r"missing or different .*table 'runs'"):
+            ResultStore(path, readonly=readonly)
+    assert snapshot(path) == before
+
+
+def test_a_version_1_store_is_read_as_is_and_migrated_when_written(tmp_path: Path) -> None:
+    path = make_v1_store(tmp_path / "v1.sqlite")
+    assert header_ids(path) == (APPLICATION_ID, 1)
+    before = snapshot(path)
+    with ResultStore(path, readonly=True) as store:
+        assert store.schema_version == 1
+        assert [r["key"] for r in store.rows()] == ["k1"]
+        assert store.runs() == []
+        with pytest.raises(StoreError, match="read-only"):
+            store.record_run({}, {}, [])
+    listed = run("results", "list", "--store", str(path))
+    assert listed.exit_code == 0 and "classic/a/b" in listed.stdout
+    runs_listed = run("runs", "list", "--store", str(path))
+    assert runs_listed.exit_code == 0 and "no runs recorded" in runs_listed.stdout
+    assert snapshot(path) == before  # reading does not migrate
+    with ResultStore(path) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        assert [r["key"] for r in store.rows()] == ["k1"]
+        assert store.record_run({"profile": "smoke"}, {"total": 0}, []) == 1
+    assert header_ids(path) == (APPLICATION_ID, SCHEMA_VERSION)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE name='schema_version'").fetchone() == (
+            str(SCHEMA_VERSION),
+        )
+    with ResultStore(path, readonly=True) as store:
+        assert store.count() == 1 and [r["id"] for r in store.runs()] == [1]
 
 
 # --------------------------------------------------------------------------- 2. read-only

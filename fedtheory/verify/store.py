@@ -1,11 +1,11 @@
-"""The result store: one SQLite file in WAL mode, one row per replicate (DESIGN §6).
+"""The result store: one SQLite file in WAL mode; replicates and runs (DESIGN §6).
 
-Schema (``schema_version`` 1)::
+Schema (``schema_version`` 2)::
 
     PRAGMA application_id = 0x46545253;  -- b"FTRS": this file is a fedtheory result store
-    PRAGMA user_version = 1;             -- the schema version (also in the meta table)
+    PRAGMA user_version = 2;             -- the schema version (also in the meta table)
     CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-        -- ('schema_version', '1'), ('created', ISO time)
+        -- ('schema_version', '2'), ('created', ISO time)
     CREATE TABLE results (
         key         TEXT PRIMARY KEY, -- sha256 of (claim, params, seed, fingerprint, version)
         claim       TEXT NOT NULL,    -- claim id, or the shared measurement set of the claim
@@ -20,6 +20,23 @@ Schema (``schema_version`` 1)::
         created     TEXT NOT NULL     -- ISO time (UTC) the row was written
     );
     CREATE INDEX results_by_claim ON results (claim);
+    CREATE TABLE runs (                -- one row per `fedtheory verify` run (version 2)
+        id      INTEGER PRIMARY KEY,   -- 1, 2, 3, ... in the order the runs were recorded
+        started TEXT NOT NULL,         -- ISO time (UTC) the run started
+        seconds REAL,                  -- its wall time
+        info    TEXT NOT NULL,         -- JSON object: profile, seed, command, executor, ...
+        summary TEXT NOT NULL          -- JSON object {status: number of claims, "total": n}
+    );
+    CREATE TABLE verdicts (            -- one row per claim judged in a run (version 2)
+        run     INTEGER NOT NULL,      -- runs.id
+        claim   TEXT NOT NULL,         -- claim id
+        status  TEXT NOT NULL,         -- holds, violated-as-expected, failed, reported, ...
+        record  TEXT NOT NULL,         -- JSON object (fedtheory.verify.runs.run_record)
+        PRIMARY KEY (run, claim)
+    );
+
+Version 1 is the same without ``runs`` and ``verdicts``. The results table and the result keys
+did not change between the versions, so cached replicates survive the upgrade.
 
 Which files are opened (checked before anything is written):
 
@@ -27,16 +44,21 @@ Which files are opened (checked before anything is written):
   (application_id 0, user_version 0) becomes a new store (not when opened read-only).
 - **Ours.** application_id :data:`APPLICATION_ID`: user_version and the meta table must both
   say :data:`SCHEMA_VERSION` and the schema must be exactly the one above.
+- **Version 1.** application_id :data:`APPLICATION_ID`, user_version and meta both 1 and exactly
+  the version-1 schema: read as it is when opened read-only (it has no runs:
+  :meth:`ResultStore.runs` is empty); migrated when opened for writing, in one transaction
+  (``runs`` and ``verdicts`` added, user_version and meta set to 2; its rows are kept).
 - **Legacy.** Stores written by fedtheory before the application_id existed (application_id 0,
-  user_version 0, exactly the schema above, meta ``schema_version`` '1') are read as they are
-  and adopted (stamped with application_id and user_version) the first time they are opened
-  for writing.
+  user_version 0, exactly the version-1 schema, meta ``schema_version`` '1') are read as they
+  are and adopted (stamped with application_id and migrated to version 2, in one transaction)
+  the first time they are opened for writing.
 - **Refused, untouched.** Anything else: a file that is not SQLite (a CSV file), another
   application's database (another application_id, or application_id 0 with other tables), a
-  store with extra tables or another schema version, and any store with a trigger or a view (a
-  trigger can rewrite the outputs written by ``--no-cache``). The decision is taken from the
-  file header and a read-only look at the schema, so a refused file is never modified: no
-  table is added and its journal mode is not switched. The refusal is a
+  store with extra tables or another schema version (neither 1 nor 2, or user_version and meta
+  disagreeing, or the tables of one version under the number of the other), and any store with
+  a trigger or a view (a trigger can rewrite the outputs written by ``--no-cache``). The
+  decision is taken from the file header and a read-only look at the schema, so a refused file
+  is never modified: no table is added and its journal mode is not switched. The refusal is a
   :class:`~fedtheory.errors.ParameterError` on ``store``.
 
 A file that cannot be read or written (damaged pages, a full or read-only disk, a lock held
@@ -55,8 +77,11 @@ Properties the runner relies on:
 - **Plain data.** Payloads are JSON; floats are written with ``repr`` precision, so a value read
   back is bit-identical to the one computed.
 - **Read-only access.** ``ResultStore(path, readonly=True)`` (``fedtheory results list`` and
-  ``export``) never creates the file, a table or a sidecar file that outlives it, and never
-  switches the journal mode; ``put`` and ``clear`` raise.
+  ``export``, ``fedtheory runs``) never creates the file, a table or a sidecar file that
+  outlives it, and never switches the journal mode (nor migrates a version-1 store); ``put``,
+  ``clear``, ``record_run`` and ``clear_runs`` raise.
+- **Runs are kept.** :meth:`ResultStore.record_run` writes a run and its verdicts in one
+  transaction; :meth:`ResultStore.clear` deletes replicates only, never runs.
 """
 
 from __future__ import annotations
@@ -67,6 +92,9 @@ import fnmatch
 import functools
 import hashlib
 import json
+import math
+import numbers
+import os
 import sqlite3
 import stat
 import time
@@ -88,8 +116,11 @@ __all__ = [
 
 #: Where ``fedtheory verify`` keeps results unless ``--store`` says otherwise.
 DEFAULT_STORE = Path(".fedtheory") / "results.sqlite"
-#: Version of the table layout above; a store with another version is refused.
-SCHEMA_VERSION = 1
+#: Version of the table layout above; a store with another version is refused, except version 1
+#: (migrated when opened for writing, read as it is when opened read-only).
+SCHEMA_VERSION = 2
+#: The versions this fedtheory opens (all but :data:`SCHEMA_VERSION` are migrated when written).
+_READABLE_VERSIONS = (1, 2)
 #: SQLite ``PRAGMA application_id`` of a result store (the bytes ``FTRS``).
 APPLICATION_ID = int.from_bytes(b"FTRS", "big")
 _BUSY_TIMEOUT_MS = 60_000
@@ -116,6 +147,25 @@ CREATE TABLE IF NOT EXISTS results (
 );
 CREATE INDEX IF NOT EXISTS results_by_claim ON results (claim);
 """
+#: What version 2 adds to version 1 (also what a migration runs).
+_SCHEMA_RUNS = """
+CREATE TABLE IF NOT EXISTS runs (
+    id      INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    seconds REAL,
+    info    TEXT NOT NULL,
+    summary TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS verdicts (
+    run     INTEGER NOT NULL,
+    claim   TEXT NOT NULL,
+    status  TEXT NOT NULL,
+    record  TEXT NOT NULL,
+    PRIMARY KEY (run, claim)
+);
+"""
+#: The DDL of each schema version (the version-1 text is exactly what version 1 wrote).
+_SCHEMAS = {1: _SCHEMA, 2: _SCHEMA + _SCHEMA_RUNS}
 
 _COLUMNS = (
     "key",
@@ -131,7 +181,9 @@ _COLUMNS = (
     "created",
 )
 
-_Kind = Literal["empty", "ours", "legacy"]
+#: What :func:`_classify` found: a file to become a new store, a store of this version, a
+#: version-1 store (application_id ours) or a legacy one (version 1 without application_id).
+_Kind = Literal["empty", "ours", "v1", "legacy"]
 _SchemaObject = tuple[str, str, str, str | None]
 
 
@@ -204,11 +256,11 @@ def _sidecar(path: Path, suffix: str) -> Path:
     return path.with_name(path.name + suffix)
 
 
-@functools.lru_cache(maxsize=1)
-def _reference_schema() -> frozenset[_SchemaObject]:
+@functools.cache
+def _reference_schema(version: int = SCHEMA_VERSION) -> frozenset[_SchemaObject]:
     db = sqlite3.connect(":memory:")
     try:
-        db.executescript(_SCHEMA)
+        db.executescript(_SCHEMAS[version])
         return _schema_objects(db)
     finally:
         db.close()
@@ -244,7 +296,7 @@ def _classify(db: sqlite3.Connection, path: Path) -> _Kind:
         if not objects and user_version == 0:
             return "empty"
         tables = {name for kind, name, _, _ in objects if kind == "table"}
-        if user_version != 0 or tables != {"meta", "results"}:
+        if user_version != 0 or tables != {"meta", "results"}:  # legacy stores are version 1
             shown = ", ".join(sorted(tables)) or "none"
             raise _not_ours(path, f"application_id 0, user_version {user_version}, tables: {shown}")
     planted = [o for o in objects if o[0] in ("trigger", "view")]
@@ -255,13 +307,15 @@ def _classify(db: sqlite3.Connection, path: Path) -> _Kind:
             "rewrite stored results), so it was left untouched: drop them or pass another "
             "--store",
         )
-    if application_id == APPLICATION_ID and user_version != SCHEMA_VERSION:
+    if application_id == APPLICATION_ID and user_version not in _READABLE_VERSIONS:
         raise _refused(
             path,
             f"has schema version {user_version} (user_version); this fedtheory reads version "
-            f"{SCHEMA_VERSION}: use a matching fedtheory or pass another --store",
+            f"{SCHEMA_VERSION} (and upgrades version 1): use a matching fedtheory or pass "
+            "another --store",
         )
-    reference = _reference_schema()
+    version = user_version if application_id == APPLICATION_ID else 1
+    reference = _reference_schema(version)
     if objects != reference:
         parts = []
         if objects - reference:
@@ -276,14 +330,17 @@ def _classify(db: sqlite3.Connection, path: Path) -> _Kind:
             "untouched: pass another --store",
         )
     row = db.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
-    version = None if row is None else row[0]
-    if version != str(SCHEMA_VERSION):
+    meta_version = None if row is None else row[0]
+    if meta_version != str(version):
         raise _refused(
             path,
-            f"has schema version {version} (meta table); this fedtheory reads version "
-            f"{SCHEMA_VERSION}: use a matching fedtheory or pass another --store",
+            f"has schema version {meta_version} (meta table) but the file header says version "
+            f"{version}; this fedtheory reads version {SCHEMA_VERSION} (and upgrades version 1): "
+            "use a matching fedtheory or pass another --store",
         )
-    return "ours" if application_id == APPLICATION_ID else "legacy"
+    if application_id != APPLICATION_ID:
+        return "legacy"
+    return "ours" if version == SCHEMA_VERSION else "v1"
 
 
 def _inspect(path: Path) -> bool:
@@ -349,6 +406,13 @@ def _inspect(path: Path) -> bool:
     return kind == "empty"
 
 
+def _execute_script(db: sqlite3.Connection, script: str) -> None:
+    """Run DDL statement by statement (``executescript`` would commit the open transaction)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
 def _enter_wal(db: sqlite3.Connection) -> str:
     """Switch to WAL mode (a no-op when the file is in it already); returns the mode now.
 
@@ -375,6 +439,28 @@ def _load(path: Path, key: str, what: str, text: str) -> Any:
         ) from None
 
 
+def _plain(value: Any) -> Any:
+    """Strict-JSON data: non-finite floats → None, tuples → lists, paths and the rest → text."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return str(value)
+
+
+def _json_text(value: Any) -> str:
+    return json.dumps(_plain(value), sort_keys=True, allow_nan=False)
+
+
 # ---------------------------------------------------------------------------- the store
 class ResultStore:
     """A results database (see the module docstring for the schema and the refusal rules).
@@ -384,9 +470,16 @@ class ResultStore:
     path
         SQLite file; when opened for writing, it and its folder are created if needed.
     readonly
-        Open for reading only: the file must already be a result store (legacy stores are read
-        as they are, not adopted); nothing is created or modified; :meth:`put` and
-        :meth:`clear` raise :class:`~fedtheory.errors.StoreError`.
+        Open for reading only: the file must already be a result store (version-1 and legacy
+        stores are read as they are, neither migrated nor adopted); nothing is created or
+        modified; :meth:`put`, :meth:`clear`, :meth:`record_run` and :meth:`clear_runs` raise
+        :class:`~fedtheory.errors.StoreError`.
+
+    Attributes
+    ----------
+    schema_version
+        The schema version of the file as opened: :data:`SCHEMA_VERSION`, or 1 for a version-1
+        or legacy store opened read-only (which has no runs).
 
     Raises
     ------
@@ -401,6 +494,7 @@ class ResultStore:
     def __init__(self, path: str | Path = DEFAULT_STORE, *, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self.schema_version = SCHEMA_VERSION
         is_new = _inspect(self.path)
         if readonly:
             if is_new:
@@ -454,15 +548,18 @@ class ResultStore:
                     "no result store there (an SQLite file without tables)",
                     hint="run fedtheory verify first or pass another --store",
                 )
+            self.schema_version = SCHEMA_VERSION if kind == "ours" else 1
             return db
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _connect_readwrite(self) -> sqlite3.Connection:
-        """Open (creating or adopting the store if needed) in WAL mode after the checks.
+        """Open (creating, migrating or adopting the store if needed) in WAL mode after the checks.
 
         A new store gets its tables, application_id and user_version in one transaction while
         still in rollback-journal mode, and only then switches to WAL: another process never
-        sees a WAL file of ours without its application_id.
+        sees a WAL file of ours without its application_id. A version-1 or legacy store gets
+        the tables of version 2, user_version and meta 2 (and the application_id) in one
+        transaction: its rows are kept, and a failure leaves it as it was.
         """
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -484,14 +581,18 @@ class ResultStore:
                 # checked again inside the write lock: another process may have created it
                 kind = _classify(db, self.path)
                 if kind == "empty":
-                    for statement in _SCHEMA.split(";"):
-                        if statement.strip():
-                            db.execute(statement)
+                    _execute_script(db, _SCHEMAS[SCHEMA_VERSION])
                     db.execute(
                         "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?), ('created', ?)",
                         (str(SCHEMA_VERSION), _now()),
                     )
-                if kind != "ours":  # a new store, or a legacy store adopted
+                elif kind in ("v1", "legacy"):  # migrated: the tables version 2 adds
+                    _execute_script(db, _SCHEMA_RUNS)
+                    db.execute(
+                        "UPDATE meta SET value = ? WHERE name = 'schema_version'",
+                        (str(SCHEMA_VERSION),),
+                    )
+                if kind != "ours":  # a new store, or a version-1 or legacy store migrated
                     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 db.execute("COMMIT")
@@ -679,3 +780,141 @@ class ResultStore:
                 marks = ",".join("?" * len(chunk))
                 self._db.execute(f"DELETE FROM results WHERE claim IN ({marks})", chunk)
         return changes()
+
+    # -- runs --------------------------------------------------------------------------------
+
+    def record_run(
+        self,
+        info: Mapping[str, Any],
+        summary: Mapping[str, int],
+        records: Sequence[Mapping[str, Any]],
+    ) -> int:
+        """Keep one ``fedtheory verify`` run: its description and one record per claim.
+
+        Parameters
+        ----------
+        info
+            What the run was (profile, seed, command, executor, ...; ``started`` and
+            ``seconds`` also fill the columns of the same names). Stored as strict JSON:
+            non-finite floats become ``null``, paths and other objects their text.
+        summary
+            Number of claims per status (``fedtheory.verify.report.summarize``).
+        records
+            One plain-data record per claim, each with at least ``claim`` and ``status``
+            (:func:`fedtheory.verify.runs.run_record`); claim ids must be distinct.
+
+        Returns
+        -------
+        int
+            The new run's id: 1 for the first run of a store, then 2, 3, ...
+
+        Raises
+        ------
+        ParameterError
+            A record without ``claim`` or ``status``, or two records of one claim.
+        StoreError
+            Opened read-only, or the file cannot be written.
+        """
+        self._writable()
+        rows = []
+        seen: set[str] = set()
+        for index, record in enumerate(records):
+            claim, status = record.get("claim"), record.get("status")
+            if not isinstance(claim, str) or not isinstance(status, str):
+                raise ParameterError(
+                    parameter=f"records[{index}]",
+                    value={"claim": claim, "status": status},
+                    rule="needs a 'claim' and a 'status' (strings)",
+                )
+            if claim in seen:
+                raise ParameterError(
+                    parameter=f"records[{index}].claim", value=claim, rule="appears twice"
+                )
+            seen.add(claim)
+            rows.append((claim, status, _json_text(record)))
+        started = info.get("started")
+        seconds = _plain(info.get("seconds"))
+        with self._errors("write it"), self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO runs (started, seconds, info, summary) VALUES (?, ?, ?, ?)",
+                (
+                    str(started) if started else _now(),
+                    seconds if isinstance(seconds, (int, float)) else None,
+                    _json_text(info),
+                    _json_text(summary),
+                ),
+            )
+            run_id = cursor.lastrowid
+            assert run_id is not None
+            self._db.executemany(
+                "INSERT INTO verdicts (run, claim, status, record) VALUES (?, ?, ?, ?)",
+                [(run_id, *row) for row in rows],
+            )
+        return int(run_id)
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Every recorded run, oldest first: ``{id, started, seconds, info, summary}``.
+
+        Empty for a store without runs, and for a version-1 store opened read-only.
+        """
+        if self.schema_version < 2:
+            return []
+        out = []
+        with self._errors("read it"):
+            for run_id, started, seconds, info, summary in self._db.execute(
+                "SELECT id, started, seconds, info, summary FROM runs ORDER BY id"
+            ):
+                key = f"run {run_id}"
+                out.append(
+                    {
+                        "id": int(run_id),
+                        "started": started,
+                        "seconds": seconds,
+                        "info": _load(self.path, key, "info", info),
+                        "summary": _load(self.path, key, "summary", summary),
+                    }
+                )
+        return out
+
+    def run_verdicts(self, run_id: int) -> dict[str, dict[str, Any]]:
+        """The records of one run: claim id → record (as given to :meth:`record_run`).
+
+        Raises
+        ------
+        ParameterError
+            No run has that id (the message lists the ids there are).
+        """
+        with self._errors("read it"):
+            known = (
+                self._db.execute("SELECT 1 FROM runs WHERE id = ?", (int(run_id),)).fetchone()
+                if self.schema_version >= 2
+                else None
+            )
+            if known is None:
+                raise ParameterError(parameter="run", value=run_id, rule=self._known_runs())
+            return {
+                claim: _load(self.path, f"run {run_id} claim {claim}", "record", record)
+                for claim, record in self._db.execute(
+                    "SELECT claim, record FROM verdicts WHERE run = ? ORDER BY claim",
+                    (int(run_id),),
+                )
+            }
+
+    def _known_runs(self) -> str:
+        """A rule text naming the run ids there are (for an unknown id)."""
+        ids = [r["id"] for r in self.runs()]
+        if not ids:
+            return f"no runs recorded in {self.path}: run fedtheory verify first"
+        first, last = ids[0], ids[-1]
+        if ids == list(range(first, last + 1)):
+            return f"is not a run in {self.path} (runs {first} to {last})"
+        return f"is not a run in {self.path} (runs {', '.join(map(str, ids))})"
+
+    def clear_runs(self) -> int:
+        """Delete every recorded run and its verdicts (replicates are kept); returns the count."""
+        self._writable()
+        with self._errors("write it"), self._transaction():
+            n = int(self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+            self._db.execute("DELETE FROM verdicts")
+            self._db.execute("DELETE FROM runs")
+        return n
