@@ -36,8 +36,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from fedtheory._cli_verify import verify_commands
 from fedtheory._cli_runs import runs_group
+from fedtheory._cli_verify import verify_commands
 from fedtheory._cli_worstcase import worstcase_command
 from fedtheory._version import __version__
 from fedtheory.errors import (

@@ -10,6 +10,7 @@ selecting by claim id.
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -43,12 +44,17 @@ SLOW = {SLOW}
 def mean_square(params, seed):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(int(params["n"]))
-    return {{"sq": float(x.mean() ** 2), "bound": FACTOR / params["n"], "loose": 50.0 / params["n"]}}
+    n = params["n"]
+    return {{"sq": float(x.mean() ** 2), "bound": FACTOR / n, "loose": 50.0 / n}}
+
+
+def with_tiny(params, seed):
+    return {{**mean_square(params, seed), "tiny": 1e-6 / params["n"]}}
 
 
 def broken(params, seed):
     value = float(params["n"])
-    raise ValueError(f"no good at n={{value}}")  # line 23 of the file
+    raise ValueError(f"no good at n={{value}}")  # RAISES
 
 
 def slow(params, seed):
@@ -67,7 +73,7 @@ holds = Claim(
     statement="E[mean²] = 1/n ≤ 50/n.",
     experiment=mean_square,
     sweeps=sweeps(),
-    criterion=UpperBoundHolds("sq", "loose", over="max"),
+    criterion=UpperBoundHolds("sq", "loose", over="every"),
 )
 fails = Claim(
     id="classic/toy/fails",
@@ -75,15 +81,15 @@ fails = Claim(
     statement="E[mean²] ≤ FACTOR/n (false for FACTOR well below 1).",
     experiment=mean_square,
     sweeps=sweeps(8),
-    criterion=UpperBoundHolds("sq", "bound", over="max"),
+    criterion=UpperBoundHolds("sq", "bound", over="every"),
 )
 erratum = Claim(
     id="classic/toy/erratum",
     source=SOURCE,
     statement="A printed bound of 1e-6/n on mean², an erratum.",
-    experiment=lambda params, seed: {{**mean_square(params, seed), "tiny": 1e-6 / params["n"]}},
+    experiment=with_tiny,
     sweeps=sweeps(),
-    criterion=UpperBoundHolds("sq", "tiny", over="max"),
+    criterion=UpperBoundHolds("sq", "tiny", over="every"),
     expect="violated",
 )
 crashes = Claim(
@@ -92,7 +98,7 @@ crashes = Claim(
     statement="An experiment that raises.",
     experiment=broken,
     sweeps=sweeps(1),
-    criterion=UpperBoundHolds("sq", "loose", over="max"),
+    criterion=UpperBoundHolds("sq", "loose", over="every"),
 )
 sleeps = Claim(
     id="classic/toy/sleeps",
@@ -100,7 +106,7 @@ sleeps = Claim(
     statement="An experiment that takes SLOW seconds.",
     experiment=slow,
     sweeps={{p: Sweep(grid={{"n": [1]}}, replicates=1) for p in ("smoke", "quick")}},
-    criterion=UpperBoundHolds("sq", "loose", over="max"),
+    criterion=UpperBoundHolds("sq", "loose", over="every"),
 )
 """
 
@@ -165,18 +171,21 @@ def test_lines_per_claim_junit_json_where_and_replay(tmp_path: Path) -> None:
     assert any(line.startswith("✗ violated") and "toy/fails" in line for line in lines)
     assert any(line.startswith("✓ erratum") and "toy/erratum" in line for line in lines)
     # the error names the claim file and the line that raised
-    assert f"at {claims_file}:23" in done.stdout
+    line = 1 + claims_file.read_text().splitlines().index(
+        '    raise ValueError(f"no good at n={value}")  # RAISES'
+    )
+    assert f"at {claims_file}:{line}" in done.stdout
     # the JUnit file validates against the schema of Jenkins' xUnit plug-in, as CI reads it
     schema = xmlschema.XMLSchema(str(DATA / "junit-ci.xsd"))
     schema.validate(str(tmp_path / "out.xml"))
     document = schema.to_dict(str(tmp_path / "out.xml"))
     suite = document["testsuite"][0]
-    assert (suite["@tests"], suite["@failures"], suite["@errors"]) == ("4", "1", "1")
+    assert (suite["@tests"], suite["@failures"], suite["@errors"]) == (4, 1, 1)
     # every violated claim comes with the command that reruns its counterexample
     commands = [line.strip() for line in done.stdout.splitlines() if "fedtheory replay" in line]
     assert len(commands) == 2  # the failed claim and the erratum
     replay = next(c for c in commands if "classic/toy/fails" in c)
-    argv = replay.split()[2:]
+    argv = shlex.split(replay)[1:]  # without the leading `fedtheory`
     replayed = run(tmp_path, *argv)
     assert replayed.returncode == 0, replayed.stderr
     doc = json.loads((tmp_path / "report" / "verdicts.json").read_text())
@@ -259,6 +268,10 @@ def test_results_select_by_claim_id(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "matches none of the claims" in missing.stderr
 
 
+def _toy_experiment(params: dict, seed: int) -> dict:
+    return {"a": 1.0, "b": 2.0}
+
+
 def _result(claim_id: str, outcome: str = "holds", expect: str = "holds") -> object:
     from fedtheory.bounds import Citation
     from fedtheory.verify import Claim, ClaimResult, Sweep, UpperBoundHolds, Verdict
@@ -267,8 +280,8 @@ def _result(claim_id: str, outcome: str = "holds", expect: str = "holds") -> obj
         id=claim_id,
         source=Citation("classic", "width test"),
         statement="s",
-        experiment=lambda params, seed: {"a": 1.0, "b": 2.0},
-        sweeps={"quick": Sweep(grid={"n": [1]})},
+        experiment=_toy_experiment,
+        sweeps={p: Sweep(grid={"n": [1]}, replicates=2) for p in ("smoke", "quick")},
         criterion=UpperBoundHolds("a", "b"),
         expect=expect,
     )
@@ -294,7 +307,9 @@ def test_the_table_fits_and_keeps_ids_outcome_and_pass(width: int) -> None:
     console = Console(file=out, width=width, force_terminal=False, soft_wrap=False)
     report.render_table(results, console)
     text = out.getvalue()
-    assert max(len(line) for line in text.splitlines()) <= width
+    table = text.split("rerun a counterexample:")[0]  # commands are never wrapped: copyable
+    assert max(len(line) for line in table.splitlines()) <= width
+    assert "…" not in table  # no cell cut
     for result in results:
         assert result.claim.id in text  # whole, on one line: pasteable into --claims
     assert "holds" in text and "violated" in text and "✓" in text

@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
-from rich.measure import Measurement
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from fedtheory.verify.claim import ClaimResult
@@ -132,7 +132,24 @@ def _build(results: Sequence[ClaimResult], columns: Sequence[str], width: int) -
                 "pass": _pass_cell(result),
             }
             table.add_row(*(cells[name] for name in columns))
+    for column in table.columns:  # rich may squeeze a column below its longest word otherwise
+        column.min_width = _column_minimum(column)
     return table
+
+
+def _column_minimum(column: Column) -> int:
+    """The longest word of the column's cells (the whole line for a column that does not
+    wrap): narrower, a cell would cut a word."""
+    lines = [line for cell in (column.header, *column.cells) for line in str(cell).splitlines()]
+    if column.no_wrap:
+        return max((cell_len(line) for line in lines), default=0)
+    return max((cell_len(word) for line in lines for word in line.split()), default=0)
+
+
+def _minimum_width(table: Table) -> int:
+    """The narrowest the table can be without cutting a word (columns at their minimum, plus
+    the padding between them)."""
+    return sum(_column_minimum(c) for c in table.columns) + 2 * (len(table.columns) - 1)
 
 
 def table_columns(results: Sequence[ClaimResult], console: Console) -> list[str]:
@@ -146,8 +163,7 @@ def table_columns(results: Sequence[ClaimResult], console: Console) -> list[str]
     if console.width < WIDE_TABLE:
         columns.remove("source")
     for name in DROP_ORDER:
-        table = _build(results, columns, console.width)
-        if Measurement.get(console, console.options, table).minimum <= console.width:
+        if _minimum_width(_build(results, columns, console.width)) <= console.width:
             break
         if name in columns:
             columns.remove(name)
