@@ -789,7 +789,7 @@ def _data_filter(
     from pathlib import Path
 
     claims_of: dict[str, list[str]] = {}
-    if pattern is not None or Path(catalog).exists():
+    if pattern is not None:  # loading the catalog imports every claim file: only when needed
         from fedtheory.verify.discovery import discover
 
         if not Path(catalog).exists():
@@ -823,8 +823,8 @@ def _data_filter(
 def results_list_command(
     store: str, pattern: str | None, measurement_pattern: str | None, catalog: str
 ) -> None:
-    """Per measurement (the data of one experiment): the claims it serves, stored replicates,
-    points, versions and last write."""
+    """Per measurement (the data of one experiment): stored replicates, points, versions and
+    last write; with --claims, also the claims it serves."""
     keep, claims_of = _data_filter(pattern, measurement_pattern, catalog)
     with _open_store(store) as db:
         rows = [r for r in db.summary() if keep is None or keep(r["claim"])]
@@ -832,7 +832,7 @@ def results_list_command(
     table = Table(title=f"{store}: {sum(r['rows'] for r in rows)} replicates", title_justify="left")
     for column in (
         "measurement",
-        "claims",
+        *(["claims"] if claims_of else []),
         "replicates",
         "points",
         "versions",
@@ -846,7 +846,7 @@ def results_list_command(
         shown = "—" if not ids else ids[0] if len(ids) == 1 else f"{ids[0]} +{len(ids) - 1}"
         table.add_row(
             r["claim"],
-            shown,
+            *([shown] if claims_of else []),
             str(r["rows"]),
             str(r["points"]),
             r["versions"],

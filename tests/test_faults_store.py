@@ -441,7 +441,9 @@ def test_writing_commands_still_work_on_a_store_being_read(tmp_path: Path) -> No
     with ResultStore(path, readonly=True) as reader, ResultStore(path) as writer:
         assert writer.put([record("later")]) == 1
         assert reader.count() == 4
-    cleared = run("results", "clear", "--store", str(path), "--claims", "classic/a/b", "--yes")
+    cleared = run(
+        "results", "clear", "--store", str(path), "--measurements", "classic/a/b", "--yes"
+    )
     assert cleared.exit_code == 0 and "deleted 1" in cleared.stdout
 
 
