@@ -33,6 +33,7 @@ LAZY_IMPORTS = {
     # the CLI starts in ~0.2 s: each command imports what it needs (sympy, numba, matplotlib)
     "fedtheory.cli": "start-up time",
     "fedtheory._cli_worstcase": "start-up time",
+    "fedtheory._cli_init": "start-up time",
     # a figure script's command imports the runner only when it draws
     "fedtheory.figures": "start-up time",
     # a worker loads claim files by path, once it runs a task
