@@ -52,7 +52,17 @@ ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ("verify", 4, ("fedtheory.verify",)),
     ("papers", 4, ("fedtheory.papers",)),
     ("worstcase", 4, ("fedtheory.worstcase",)),
-    ("app", 5, ("fedtheory.cli", "fedtheory._cli_worstcase", "fedtheory.figures")),
+    (
+        "app",
+        5,
+        (
+            "fedtheory.cli",
+            "fedtheory._cli_worstcase",
+            "fedtheory._cli_init",
+            "fedtheory.figures",
+            "fedtheory.scaffold",
+        ),
+    ),
 )
 
 _CORE = {"base", "bounds", "stats", "exact", "plotting", "problems", "algorithms"}

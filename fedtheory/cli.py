@@ -1,6 +1,7 @@
 """Command-line interface: ``fedtheory bounds``, ``catalog``, ``results``, ``figures``;
-``verify`` and ``replay`` (in :mod:`fedtheory._cli_verify`); ``worstcase`` (in
-:mod:`fedtheory._cli_worstcase`).
+``verify`` and ``replay`` (in :mod:`fedtheory._cli_verify`); ``runs`` (in
+:mod:`fedtheory._cli_runs`); ``worstcase`` (in :mod:`fedtheory._cli_worstcase`); ``init`` (in
+:mod:`fedtheory._cli_init`).
 
 A thin layer over :mod:`fedtheory.bounds`: it parses arguments, calls the library and formats
 the answers (rich tables on stdout). Every :class:`~fedtheory.errors.FedTheoryError` and every
@@ -20,6 +21,7 @@ Examples
         classic.gd.strongly-convex.distance L G2=1 mu=1 T=2 D0=16
     fedtheory bounds check
     fedtheory worstcase fedavg m=2 K=4 T=3 L=1 mu=0.1 eta=0.5 zeta2=1 R2=1
+    fedtheory init mypaper
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from fedtheory._cli_init import init_command
 from fedtheory._cli_runs import runs_group
 from fedtheory._cli_verify import verify_commands
 from fedtheory._cli_worstcase import worstcase_command
@@ -303,8 +306,21 @@ def cli(debug: bool) -> None:
 
 
 @cli.group("bounds", cls=FedTheoryGroup)
-def bounds_group() -> None:
+@click.option(
+    "--load",
+    "load",
+    multiple=True,
+    type=click.Path(path_type=str),
+    metavar="PATH",
+    help="Load the claims under PATH first (repeatable), so that the bounds of a paper of "
+    "your own, registered by a module they import, are known too.",
+)
+def bounds_group(load: tuple[str, ...]) -> None:
     """Browse, evaluate and compare the registered bounds."""
+    if load:
+        from fedtheory.verify.discovery import discover
+
+        discover(list(load))
 
 
 @bounds_group.command("list")
@@ -691,7 +707,7 @@ def mutate_command(
     from fedtheory.verify.mutate import mutate
     from fedtheory.verify.mutation_report import render_mutation, write_mutation_report
 
-    _check_paper_option(paper)
+    # --paper is checked by mutate() once the claims are loaded: they may register the paper
     console = _console()
     err_console = Console(stderr=True)
     run = mutate(
@@ -1027,6 +1043,7 @@ for _command in verify_commands(
 cli.add_command(
     runs_group(console=_console, fail=_fail, open_store=_open_store, group_cls=FedTheoryGroup)
 )
+cli.add_command(init_command(console=_console))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

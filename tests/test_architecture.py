@@ -35,6 +35,7 @@ LAZY_IMPORTS = {
     "fedtheory._cli_worstcase": "start-up time",
     "fedtheory._cli_runs": "start-up time",
     "fedtheory._cli_verify": "start-up time",
+    "fedtheory._cli_init": "start-up time",
     # a figure script's command imports the runner only when it draws
     "fedtheory.figures": "start-up time",
     # a worker loads claim files by path, once it runs a task

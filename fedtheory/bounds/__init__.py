@@ -29,10 +29,11 @@ from fedtheory.bounds._bound import (
     iter_bounds,
     register,
 )
-from fedtheory.bounds._citation import PAPERS, Citation, Paper
+from fedtheory.bounds._citation import BUILTIN_PAPERS, PAPERS, Citation, Paper, register_paper
 from fedtheory.bounds._symbols import COMMON, SymbolInfo, Vocabulary
 
 __all__ = [
+    "BUILTIN_PAPERS",
     "COMMON",
     "KINDS",
     "PAPERS",
@@ -57,4 +58,5 @@ __all__ = [
     "iter_bounds",
     "minimax",
     "register",
+    "register_paper",
 ]

@@ -29,7 +29,7 @@ import sympy as sp
 
 from fedtheory.bounds import _analysis
 from fedtheory.bounds._analysis import Crossover, Exponent
-from fedtheory.bounds._citation import Citation, check_paper
+from fedtheory.bounds._citation import BUILTIN_PAPERS, Citation, check_paper, declaring_file
 from fedtheory.bounds._expressions import (
     MPMATH_NAMESPACE,
     NUMPY_NAMESPACE,
@@ -1134,15 +1134,22 @@ def _natural_key(name: str) -> tuple[Any, ...]:
 #: ``fedtheory/bounds/__init__.py`` does; Python runs that file before any submodule of the
 #: package, so the registry is complete whichever module a caller imports first.
 _REGISTRY: dict[str, Bound] = {}
+# the file of the module that registered each bound of a user paper
+_REGISTERED_IN: dict[str, str | None] = {}
 
 
 def register(bound: Bound) -> Bound:
     """Add ``bound`` to the registry and return it.
 
+    A bound of a paper of your own (:func:`~fedtheory.bounds.register_paper`) may be
+    registered again by the module that registered it: the new bound replaces the old one
+    (``fedtheory verify`` imports a changed bounds module anew).
+
     Raises
     ------
     ParameterError
-        If a different bound is already registered under the same id.
+        If a different bound is already registered under the same id (by another module, or
+        for a paper fedtheory ships).
     """
     if not isinstance(bound, Bound):
         raise ParameterError(parameter="bound", value=bound, rule="must be a Bound")
@@ -1151,9 +1158,13 @@ def register(bound: Bound) -> Bound:
             parameter="bound.id", value=bound.id, rule="substituted bounds cannot be registered"
         )
     existing = _REGISTRY.get(bound.id)
-    if existing is not None and existing is not bound:
+    origin = declaring_file() if bound.paper not in BUILTIN_PAPERS else None
+    replaceable = bound.paper not in BUILTIN_PAPERS and _REGISTERED_IN.get(bound.id) == origin
+    if existing is not None and existing is not bound and not replaceable:
         raise ParameterError(parameter="bound.id", value=bound.id, rule="is already registered")
     _REGISTRY[bound.id] = bound
+    if bound.paper not in BUILTIN_PAPERS:
+        _REGISTERED_IN[bound.id] = origin
     return bound
 
 

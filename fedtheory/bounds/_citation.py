@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from fedtheory.errors import ParameterError
 
-__all__ = ["PAPERS", "Citation", "Paper"]
+__all__ = ["BUILTIN_PAPERS", "PAPERS", "Citation", "Paper", "register_paper"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,117 @@ PAPERS: dict[str, Paper] = {
 }
 
 
+#: The keys of the papers fedtheory ships; :func:`register_paper` refuses them.
+BUILTIN_PAPERS: frozenset[str] = frozenset(PAPERS)
+#: A paper key: a lowercase letter, then lowercase letters and digits (it is the first
+#: component of bound ids ``<key>.<item>`` and claim ids ``<key>/<theorem>/<slug>``).
+PAPER_KEY = re.compile(r"^[a-z][a-z0-9]*$")
+# the file of the module that declared each user paper (see declaring_file)
+_DECLARED_IN: dict[str, str | None] = {}
+
+
+def declaring_file() -> str | None:
+    """The file of the module that called into ``fedtheory.bounds`` (the first frame outside it).
+
+    A user's bounds module is executed again when it changed (``fedtheory verify`` forgets a
+    changed module and imports it anew): its declarations then replace its own earlier ones.
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if not (name == "fedtheory.bounds" or name.startswith("fedtheory.bounds.")):
+            file = frame.f_globals.get("__file__")
+            return str(Path(file).resolve()) if file else None
+        frame = frame.f_back  # type: ignore[assignment]
+    return None  # pragma: no cover - there is always a caller outside the package
+
+
+def check_paper_key(key: object, parameter: str = "key") -> str:
+    """``key`` if it is a well-formed paper key that is not a built-in paper's, else raise."""
+    if not isinstance(key, str) or not PAPER_KEY.match(key):
+        raise ParameterError(
+            parameter=parameter,
+            value=key,
+            rule="a paper key is a lowercase letter followed by lowercase letters or digits "
+            "(e.g. 'mypaper', 'smith2024')",
+        )
+    if key in BUILTIN_PAPERS:
+        raise ParameterError(
+            parameter=parameter,
+            value=key,
+            rule=f"is a built-in paper of fedtheory ({', '.join(sorted(BUILTIN_PAPERS))}); "
+            "choose another key",
+        )
+    return key
+
+
+def register_paper(
+    key: str | Paper,
+    *,
+    authors: str | None = None,
+    title: str | None = None,
+    reference: str = "unpublished",
+) -> Paper:
+    """Declare a paper of your own, so that its bounds and claims can cite it.
+
+    After ``register_paper("mypaper", ...)``, ``Citation("mypaper", "Theorem 1")``,
+    ``Bound("mypaper.thm1", ...)`` and claims ``mypaper/thm1/...`` work exactly as for the
+    papers fedtheory ships. Call it at the top of your bounds module, next to your claims
+    (``fedtheory init KEY`` writes one; docs/verification.md, "Your own paper").
+
+    Parameters
+    ----------
+    key
+        The paper's key — a lowercase letter then lowercase letters or digits, not a built-in
+        key (:data:`BUILTIN_PAPERS`) — or a whole :class:`Paper`.
+    authors, title
+        Bibliographic data (required with a key).
+    reference
+        Venue, arXiv identifier or year.
+
+    Returns
+    -------
+    Paper
+        The registered paper (the one already registered, when the declaration is the same).
+
+    Raises
+    ------
+    ParameterError
+        A malformed or built-in key, a missing author list or title, or a key another module
+        already declared differently. Declaring the same paper again is allowed (a claim file
+        may be loaded more than once, in workers too), and the module that declared a paper
+        may change its declaration (it is imported again after an edit).
+    """
+    if isinstance(key, Paper):
+        if authors is not None or title is not None:
+            raise ParameterError(
+                "register_paper: give either a Paper or a key with authors= and title=, not both"
+            )
+        paper = key
+        check_paper_key(paper.key)
+    else:
+        check_paper_key(key)
+        for name, value in (("authors", authors), ("title", title), ("reference", reference)):
+            if not isinstance(value, str) or not value.strip():
+                raise ParameterError(parameter=name, value=value, rule="must be a non-empty string")
+        assert authors is not None and title is not None  # checked above (for mypy)
+        paper = Paper(key, authors, title, reference)
+    origin = declaring_file()
+    existing = PAPERS.get(paper.key)
+    if existing is not None and existing != paper and _DECLARED_IN.get(paper.key) != origin:
+        raise ParameterError(
+            parameter="key",
+            value=paper.key,
+            rule=f"is already declared as {existing} (by {_DECLARED_IN.get(paper.key)}); "
+            "a paper is declared in one module",
+        )
+    if existing == paper:
+        return existing
+    PAPERS[paper.key] = paper
+    _DECLARED_IN[paper.key] = origin
+    return paper
+
+
 def check_paper(key: str, parameter: str = "paper") -> Paper:
     """Return the :class:`Paper` for ``key`` or raise :class:`ParameterError` listing the keys."""
     try:
@@ -104,7 +217,7 @@ class Citation:
     Parameters
     ----------
     paper
-        Key in :data:`PAPERS`.
+        Key in :data:`PAPERS`: a built-in paper or one declared with :func:`register_paper`.
     where
         Theorem, lemma or equation, e.g. ``"Theorem 6, eq. (9)"``.
     reference

@@ -1,9 +1,14 @@
 """Finding claim files and loading the claims they define (DESIGN §5–§6).
 
 A claim file is any ``*.py`` file under the given paths whose name (or folder) does not start
-with ``_`` or ``.``. A claim file is self-contained: its experiments are defined in it and use the
-library (``fedtheory.problems``, ``fedtheory.algorithms``, ``fedtheory.exact``); it is not
-importable by other claim files. Every
+with ``_`` or ``.``, and that no other file of its folder imports. Its experiments are defined in
+it and use the library (``fedtheory.problems``, ``fedtheory.algorithms``, ``fedtheory.exact``).
+It may import *helper modules* of its own folder by their plain name — the folder is appended to
+``sys.path`` when the file is loaded (in the runner and in every worker) — e.g. the bounds module
+of a paper of your own (``import mypaper_bounds``, which calls
+:func:`fedtheory.bounds.register_paper`); a file another file of the folder imports is such a
+helper and never a claim file itself. Helpers are covered by the code fingerprint like every
+project module a claim file imports. Every
 module-level :class:`~fedtheory.verify.claim.Claim` — or list/tuple of claims — is collected, in
 definition order (a :class:`~fedtheory.verify.claim.Measurement` is not collected itself: its
 claims are). Like pytest, any folder works; the default is ``./verification``.
@@ -14,6 +19,7 @@ runner and by a worker process (local or Dask) defines the same experiment funct
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import importlib.util
@@ -116,6 +122,7 @@ def _exec(path: Path) -> tuple[ModuleType, bytes, frozenset[str]]:
         source = path.read_bytes()
     except OSError as exc:
         raise ParameterError(f"{path}: cannot read claim file: {exc.strerror}") from None
+    _allow_sibling_imports(path)
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None:  # pragma: no cover - only for non-.py paths
         raise ParameterError(parameter="path", value=str(path), rule="is not a Python file")
@@ -141,6 +148,54 @@ def _exec(path: Path) -> tuple[ModuleType, bytes, frozenset[str]]:
             f"{path}: cannot load claim file{line}: {type(exc).__name__}: {exc}"
         ) from None
     return module, source, frozenset(used)
+
+
+def _allow_sibling_imports(path: Path) -> None:
+    """Let the claim file import the helper modules of its folder by name.
+
+    The folder is appended to ``sys.path`` (never prepended: a claim file named like a module of
+    the standard library or of an installed package does not shadow it).
+    """
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.append(folder)
+
+
+def _helper_stems(folder: Path, candidates: Sequence[Path]) -> set[str]:
+    """Names of the candidate claim files that a file of ``folder`` imports (helpers).
+
+    Every ``*.py`` file of the folder counts as an importer (an ``_``-prefixed helper too).
+    Only names the import would find in the folder count: a name the standard library or an
+    installed package already provides is found there first (the folder is appended).
+    """
+    stems = {f.stem: f for f in candidates}
+    imported: set[str] = set()
+    for file in sorted(folder.glob("*.py")):
+        try:
+            tree = ast.parse(file.read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue  # reported when the file is loaded
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                imported.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                imported.add(node.module.split(".")[0])
+    return {stem for stem in imported & stems.keys() if not _found_elsewhere(stem, stems[stem])}
+
+
+def _found_elsewhere(name: str, file: Path) -> bool:
+    """Whether ``import name`` finds another module than ``file`` (earlier on ``sys.path``)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        found = getattr(module, "__file__", None)
+        return found is None or Path(found).resolve() != file.resolve()
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.origin:
+        return False
+    return Path(spec.origin).resolve() != file.resolve()
 
 
 def _check_declared(path: Path, module: ModuleType, used: set[str]) -> None:
@@ -300,15 +355,18 @@ def _claim_files(root: Path) -> list[Path]:
     if root.is_file():
         return [root]
     real_root = root.resolve()
-    files = []
+    files: list[Path] = []
     for folder, subfolders, names in os.walk(root, followlinks=False):
         subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "_")))
+        here: list[Path] = []
         for name in sorted(names):
             if not name.endswith(".py") or name.startswith((".", "_")):
                 continue
             file = Path(folder) / name
             if file.resolve().is_relative_to(real_root) and file.is_file():
-                files.append(file)
+                here.append(file)
+        helpers = _helper_stems(Path(folder), here) if here else set()
+        files.extend(f for f in here if f.stem not in helpers)
     return sorted(files)
 
 

@@ -198,12 +198,14 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
     index = int(task.get("task", -1))
     try:
         spool_begin(spool, index)
+        code = CodeFingerprint.from_mapping(task["code"])
         with contextlib.ExitStack() as planted:
             if task.get("mutant"):
+                # the claim file first: the mutated bound may be one its folder registers (a
+                # paper of the user's own), unknown to a fresh worker until the file is loaded
+                claim_for_task(task["file"], task["claim"], code)
                 planted.enter_context(mutation.applied(mutation.mutant_from_dict(task["mutant"])))
-            claim = claim_for_task(
-                task["file"], task["claim"], CodeFingerprint.from_mapping(task["code"])
-            )
+            claim = claim_for_task(task["file"], task["claim"], code)
             for replicate, seed in task["replicates"]:
                 failed = [int(replicate), int(seed)]
                 start = time.perf_counter()

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from fedtheory.bounds import Bound, get, iter_bounds
+from fedtheory.bounds import PAPERS, Bound, get, iter_bounds
 from fedtheory.bounds.mutation import Mutant, applied, change_factors, mutants
 from fedtheory.errors import FedTheoryError, NoClaimsError, ParameterError
 from fedtheory.verify.claim import ClaimResult
@@ -144,6 +144,13 @@ ProgressCallback = Callable[[str], None]
 
 
 def _selected_bounds(paper: str | None, bound: str | None) -> list[Bound]:
+    if paper is not None and paper not in PAPERS:
+        raise ParameterError(
+            parameter="--paper",
+            value=paper,
+            rule=f"unknown paper key (known: {', '.join(sorted(PAPERS))}; a paper of your own "
+            "is known once a claim file under the paths imports the module that registers it)",
+        )
     if bound is not None:
         chosen = get(bound)
         if paper is not None and chosen.paper != paper:
@@ -330,10 +337,11 @@ def mutate(
     base_seed = _check_seed(seed)
     if paper is not None and not isinstance(paper, str):
         raise ParameterError(parameter="--paper", value=paper, rule="must be a paper key")
-    chosen = _selected_bounds(paper, bound)
     if not isinstance(executor, Executor):
         check_executor_options(executor, workers=workers, scheduler=scheduler)
+    # the claims first: loading them registers the bounds of a paper of the user's own
     found = discover(roots)
+    chosen = _selected_bounds(paper, bound)
     if not found:
         raise NoClaimsError(f"no claims found under {', '.join(map(str, roots)) or 'verification'}")
     owns = not isinstance(executor, Executor)
