@@ -76,16 +76,17 @@ class _Progress:
             BarColumn,
             Progress,
             TaskProgressColumn,
+            TextColumn,
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
 
         if self.bar is None:
             self.bar = Progress(
-                "[progress.description]{task.description}",
-                BarColumn(bar_width=24),
+                TextColumn("{task.description}", markup=False),
+                BarColumn(bar_width=16),
                 TaskProgressColumn(),
-                "ETA",
+                TextColumn("ETA", markup=False),
                 TimeRemainingColumn(),
                 TimeElapsedColumn(),
                 console=self.console,
@@ -96,11 +97,16 @@ class _Progress:
         running = progress.running[0] if progress.running else ""
         if len(progress.running) > 1:
             running += f" +{len(progress.running) - 1}"
-        width = max(10, self.console.width - 60)
+        width = max(10, self.console.width - 58)
         if len(running) > width:
             running = "…" + running[-(width - 1) :]
         description = f"{progress.claims_done}/{progress.claims_total} claims {running}"
-        self.bar.update(self.task, completed=progress.cost_done, description=description)
+        self.bar.update(
+            self.task,
+            completed=progress.cost_done,
+            total=max(progress.cost_total, 1e-9),
+            description=description,
+        )
 
     def stop(self) -> None:
         if self.bar is not None:

@@ -702,9 +702,11 @@ def _records(
 class RunProgress:
     """Where a run stands, for progress displays (:func:`verify`'s ``on_progress``).
 
-    ``cost_done``/``cost_total`` weigh each replicate by the mean wall time the store has
-    measured for its claim before (the mean of the known claims for one never run), so that
-    an ETA from them accounts for replicates of very different cost.
+    ``cost_done`` is the compute seconds of the replicates finished; ``cost_total`` adds the
+    estimated seconds of those left: per replicate, the mean the store measured for its claim
+    in earlier runs, else the mean measured for it so far in this run, else the mean of every
+    replicate so far — so an ETA from them accounts for replicates of very different cost and
+    sharpens as the run goes.
     """
 
     replicates_done: int
@@ -790,14 +792,39 @@ class _Session:
         return [p.id for i, p in enumerate(self.planned) if i not in self.results]
 
 
-def _cost_estimates(planned: Sequence[PlannedClaim], store: ResultStore) -> dict[str, float]:
-    """Seconds per replicate of each measurement, as measured before (see RunProgress)."""
-    known = store.mean_seconds()
-    fallback = sum(known.values()) / len(known) if known else 1.0
-    return {
-        p.loaded.claim.measurement.id: known.get(p.loaded.claim.measurement.id, fallback)
-        for p in planned
-    }
+class _CostModel:
+    """Seconds per replicate of each measurement, for :class:`RunProgress` (see there)."""
+
+    def __init__(self, store: ResultStore, left: Mapping[str, int]) -> None:
+        self.history = store.mean_seconds()
+        self.left = dict(left)  # measurement -> replicates still to compute
+        self.seen: dict[str, list[float]] = {}  # measurement -> [seconds, replicates] this run
+        self.done = 0.0
+        self.replicates = 0
+
+    def finished(self, measurement: str, seconds: float, replicates: int, answered: int) -> None:
+        self.done += seconds
+        self.replicates += replicates
+        self.left[measurement] = max(0, self.left.get(measurement, 0) - answered)
+        if replicates:
+            seen = self.seen.setdefault(measurement, [0.0, 0])
+            seen[0] += seconds
+            seen[1] += replicates
+
+    def _rate(self, measurement: str) -> float:
+        if measurement in self.history:
+            return self.history[measurement]
+        seen = self.seen.get(measurement)
+        if seen and seen[1]:
+            return seen[0] / seen[1]
+        if self.replicates:
+            return self.done / self.replicates
+        if self.history:
+            return sum(self.history.values()) / len(self.history)
+        return 1.0
+
+    def total(self) -> float:
+        return self.done + sum(n * self._rate(m) for m, n in self.left.items() if n)
 
 
 def execute(
@@ -826,25 +853,28 @@ def execute(
     if session is not None:
         session.wire(pairs)
         session.judge_ready()
-    cost = _cost_estimates([p for p, _ in todo], store) if on_progress is not None else {}
-    task_cost = [cost.get(by_id[task["claim"]].loaded.claim.measurement.id, 1.0) for task in tasks]
-    cost_total = sum(c * len(t["replicates"]) for c, t in zip(task_cost, tasks, strict=True))
+    left: dict[str, int] = {}
+    for task in tasks:
+        measurement = by_id[task["claim"]].loaded.claim.measurement.id
+        left[measurement] = left.get(measurement, 0) + len(task["replicates"])
+    costs = _CostModel(store, left) if on_progress is not None else None
     claims_total = len(session.planned) if session is not None else len(todo)
     done = 0
-    cost_done = 0.0
     answered: set[int] = set()
     started: set[str] = set()
 
     def report() -> None:
         if progress is not None:
             progress(done, total)
-        if on_progress is not None:
+        if on_progress is not None and costs is not None:
             claims_done = len(session.results) if session is not None else 0
             running = tuple(
                 sorted(c for c in started if session is None or c not in _judged_ids(session))
             )
             on_progress(
-                RunProgress(done, total, cost_done, cost_total, claims_done, claims_total, running)
+                RunProgress(
+                    done, total, costs.done, costs.total(), claims_done, claims_total, running
+                )
             )
 
     def keep(outcome: Mapping[str, Any]) -> int:
@@ -865,7 +895,10 @@ def execute(
             kept = keep(outcome)
             done += kept
             index = int(outcome["task"])
-            cost_done += kept * task_cost[index]
+            if costs is not None:
+                measurement = by_id[outcome["claim"]].loaded.claim.measurement.id
+                seconds = sum(float(r["seconds"]) for r in outcome["results"])
+                costs.finished(measurement, seconds, kept, len(tasks[index]["replicates"]))
             started.add(outcome["claim"])
             error = None
             if outcome["error"]:

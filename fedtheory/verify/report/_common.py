@@ -298,6 +298,15 @@ def _argument(value: Any) -> str:
     return str(value)
 
 
+def _shown_path(path: str) -> str:
+    """``path`` relative to the working folder when it lies inside it (shorter to paste)."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return path if relative.startswith("..") else relative
+
+
 def rerun_command(result: ClaimResult, run_info: Mapping[str, Any] | None = None) -> str | None:
     """The command that reruns a violated claim's counterexample, or None (not violated).
 
@@ -314,7 +323,7 @@ def rerun_command(result: ClaimResult, run_info: Mapping[str, Any] | None = None
     if result.verdict.outcome != "violated":
         return None
     example = result.verdict.counterexample or {}
-    file = result.file or "verification"
+    file = _shown_path(result.file) if result.file else "verification"
     if isinstance(example.get("params"), Mapping) and "seed" in example:
         pairs = [f"{name}={_argument(value)}" for name, value in example["params"].items()]
         return shlex.join(
