@@ -278,6 +278,8 @@ def _power_text(result: Exponent) -> str:
         return "-∞" if result.power.is_extended_negative else "∞"
     if result.behaviour == "constant":
         return "0"
+    if result.has_log_factor:  # e.g. "T^-1·log(T)": a log factor is not a power
+        return result.rate_text()
     if result.is_exact:
         import sympy as sp
 
