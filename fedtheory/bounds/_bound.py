@@ -1056,9 +1056,13 @@ class Bound:
         lhs = self.quantity_latex or r"\text{" + _latex_escape(self.quantity) + "}"
         return f"{lhs} {RELATION_LATEX[self.kind]} {self.latex()}"
 
-    def pretty(self) -> str:
-        """Two-dimensional unicode rendering of the expression (sympy's pretty printer)."""
-        text: str = sp.pretty(self.expr, use_unicode=True)
+    def pretty(self, num_columns: int | None = None) -> str:
+        """Two-dimensional unicode rendering of the expression (sympy's pretty printer).
+
+        ``num_columns`` is the width the rendering must fit: a wider expression is broken into
+        stacked chunks by sympy (default: sympy's, the terminal width or 80).
+        """
+        text: str = sp.pretty(self.expr, use_unicode=True, num_columns=num_columns)
         return text
 
     def _repr_latex_(self) -> str:
