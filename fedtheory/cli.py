@@ -1029,7 +1029,13 @@ def figures_list_command(folder: str) -> None:
 @click.argument("name")
 @_FIGURES_OPTION
 @click.option("--profile", default=None, help="Sweep profile (default: the script's).")
-@click.option("--output", type=click.Path(path_type=str), default=None, help="PNG path.")
+@click.option(
+    "--output",
+    type=click.Path(path_type=str),
+    default=None,
+    help="PNG path (default report/figures/NAME.png).",
+)
+@click.option("--docs", is_flag=True, help="Write docs/figures/NAME.png, the docs' copy.")
 @click.option(
     "--store",
     type=click.Path(path_type=str),
@@ -1047,8 +1053,13 @@ def figures_make_command(
     store: str,
     workers: int | None,
     seed: int,
+    docs: bool,
 ) -> None:
-    """Make figure NAME: run its claims (cached) and write docs/figures/NAME.png."""
+    """Make figure NAME: run its claims (cached) and write report/figures/NAME.png.
+
+    With --docs it writes docs/figures/NAME.png instead (what `make figures` refreshes). The
+    PNG is stamped with the fedtheory version, the profile and the seed.
+    """
     from fedtheory.figures import discover_figures, make_figure
 
     scripts = discover_figures(folder)
@@ -1058,7 +1069,13 @@ def figures_make_command(
         )
     try:
         path = make_figure(
-            scripts[name], output=output, profile=profile, store=store, workers=workers, seed=seed
+            scripts[name],
+            output=output,
+            profile=profile,
+            store=store,
+            workers=workers,
+            seed=seed,
+            docs=docs,
         )
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished replicates are kept in {store}", err=True)
