@@ -622,7 +622,32 @@ def _symbolic_log_powers(
     a = s·lim ℓ·(r − (p − 1)) and b = lim log ℓ·(s·ℓ·(r − (p − 1)) − a).
     B − B(a) is then c′·x^p·ℓ^a·(log ℓ)^b when p ≠ 0; when p = 0, B = ∫D dx lifts the first
     non-vanishing power by one: ℓ^(a+1)·(log ℓ)^b if a ≠ −1, else (log ℓ)^(b+1).
+
+    An algebraic expression in x (sums, products and constant powers only) has no log factor:
+    its expansion is a Puiseux series, so ``(0, 0)`` is returned without a limit.
     """
+    if _algebraic_in(regime, x):
+        return sp.Integer(0), sp.Integer(0)
+    try:
+        return _log_power_limits(regime, x, at, power)
+    except NotImplementedError:  # sympy gave up: the power stands, the log factors are unknown
+        return None, None
+
+
+def _algebraic_in(expr: sp.Expr, x: sp.Symbol) -> bool:
+    """Whether ``expr`` is built from x by sums, products and powers with x-free exponents."""
+    for node in sp.preorder_traversal(expr):
+        if not node.has(x) or node == x or isinstance(node, (sp.Add, sp.Mul)):
+            continue
+        if isinstance(node, sp.Pow) and not node.exp.has(x):
+            continue
+        return False
+    return True
+
+
+def _log_power_limits(
+    regime: sp.Expr, x: sp.Symbol, at: str, power: sp.Expr
+) -> tuple[sp.Expr | None, sp.Expr | None]:
     first = sp.diff(regime, x)
     factored = _sympy(sp.factor, first)
     log_derivative = sp.diff(sp.expand_log(sp.log(factored), force=True), x)
