@@ -17,7 +17,7 @@ verify: $(VENV)/.installed-core
 figures: architecture $(VENV)/.installed-core
 	@# Every figure of the docs, from cached claim results (docs/figures/*.png).
 	@for name in $$($(BIN)/python -c "from fedtheory.figures import discover_figures; print(' '.join(discover_figures()))"); do \
-	  $(BIN)/fedtheory figures make $$name || exit 1; done
+	  $(BIN)/fedtheory figures make --docs $$name || exit 1; done
 
 architecture: $(VENV)/.installed-core
 	@# The import graph of the package (docs/figures/architecture.png); fails on a broken rule.

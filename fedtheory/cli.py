@@ -283,6 +283,8 @@ def _power_text(result: Exponent) -> str:
         return "-∞" if result.power.is_extended_negative else "∞"
     if result.behaviour == "constant":
         return "0"
+    if result.has_log_factor:  # e.g. "T^-1·log(T)": a log factor is not a power
+        return result.rate_text()
     if result.is_exact:
         import sympy as sp
 
@@ -353,31 +355,63 @@ def list_command(paper: str | None) -> None:
 @click.argument("bound_id", metavar="ID")
 def show_command(bound_id: str) -> None:
     """Show everything about bound ID: statement, formula, hypotheses, source, symbols, rates."""
-    bound = _registry().get(bound_id)
-    console = _console()
-    console.print(Text(bound.id, style="bold"))
-    console.print(str(bound))
-    console.print(f"kind: {bound.kind}    status: {bound.status}")
+    _show_bound(_console(), _registry().get(bound_id))
+
+
+def _show_bound(console: Console, bound: Bound) -> None:
+    """``bounds show``: every paragraph wrapped at word boundaries to the console's width.
+
+    The command console soft-wraps (long table cells and ids stay whole elsewhere), which on an
+    80-column terminal let the terminal cut words and formulas mid-token; here each paragraph is
+    wrapped by rich at spaces instead, and only a token longer than the width is folded.
+    """
+    import sympy as sp
+    from rich.cells import cell_len
+
+    width = console.width
+
+    def sp_text(expr: sp.Expr) -> str:
+        return str(sp.sstr(expr))
+
+    def say(text: str | Text, style: str = "", indent: int = 0) -> None:
+        body = text.copy() if isinstance(text, Text) else Text(text, style=style)
+        body.overflow = "fold"
+        if indent:
+            # hanging indent: continuation lines line up with the first
+            lines = body.wrap(console, max(width - indent, 20), overflow="fold")
+            body = Text("\n").join(Text(" " * indent) + line for line in lines)
+        console.print(body, soft_wrap=False, overflow="fold", crop=False)
+
+    say(Text(bound.id, style="bold"))
+    say(str(bound))
+    say(f"kind: {bound.kind}    status: {bound.status}")
     if bound.statement:
-        console.print(bound.statement)
+        say(bound.statement)
 
     _heading(console, "Formula")
-    console.print(bound.pretty())
+    drawing = bound.pretty(num_columns=10_000)
+    if max(map(cell_len, drawing.splitlines()), default=0) <= width:
+        console.print(drawing, soft_wrap=True, crop=False)
+    else:
+        # sympy would cut the 2-D drawing into column chunks, mid-token: the linear form
+        # wrapped at spaces reads better
+        say(Text("2-D form wider than the terminal; linear form:", style="dim"), indent=2)
+        say(sp_text(bound.expr), indent=2)
 
     _heading(console, "LaTeX")
-    console.print(bound.statement_latex())
+    say(bound.statement_latex())
 
     _heading(console, "Hypotheses")
     if not bound.hypotheses:
-        console.print(Text("  none (only the symbol domains)", style="dim"))
+        say(Text("none (only the symbol domains)", style="dim"), indent=2)
     for hypothesis in bound.hypotheses:
-        line = Text(f"  {hypothesis}")
+        line = Text(str(hypothesis))
         if hypothesis.note:
             line.append(f"  ({hypothesis.note})", style="dim")
-        console.print(line)
+        say(line, indent=2)
 
     _heading(console, "Source")
-    console.print(f"  {bound.source.full}")
+    say(bound.source.full, indent=2)
 
     _heading(console, "Symbols")
     table = Table()
@@ -395,21 +429,21 @@ def show_command(bound_id: str) -> None:
             info.meaning,
             "—" if example is None else str(example),
         )
-    console.print(table)
+    console.print(table, soft_wrap=False)
 
     names = _exponent_symbols(bound)
     if names:
         _heading(console, "Exponents at the example point")
-        width = max(len(n) for n in names)
+        name_width = max(len(n) for n in names)
         for name in names:
             for at, where in ((0, "0"), ("oo", "∞")):
-                line = Text(f"  {name:<{width}}  at {where}: ")
+                line = Text(f"{name:<{name_width}}  at {where}: ")
                 try:
                     line.append(str(bound.exponent(name, at=at)))
                 except FedTheoryError as exc:
                     line.append("—  ")
                     line.append(_reason(bound, exc), style="dim")
-                console.print(line)
+                say(line, indent=2)
 
 
 @bounds_group.command("eval")
@@ -993,7 +1027,13 @@ def figures_list_command(folder: str) -> None:
 @click.argument("name")
 @_FIGURES_OPTION
 @click.option("--profile", default=None, help="Sweep profile (default: the script's).")
-@click.option("--output", type=click.Path(path_type=str), default=None, help="PNG path.")
+@click.option(
+    "--output",
+    type=click.Path(path_type=str),
+    default=None,
+    help="PNG path (default report/figures/NAME.png).",
+)
+@click.option("--docs", is_flag=True, help="Write docs/figures/NAME.png, the docs' copy.")
 @click.option(
     "--store",
     type=click.Path(path_type=str),
@@ -1011,8 +1051,13 @@ def figures_make_command(
     store: str,
     workers: int | None,
     seed: int,
+    docs: bool,
 ) -> None:
-    """Make figure NAME: run its claims (cached) and write docs/figures/NAME.png."""
+    """Make figure NAME: run its claims (cached) and write report/figures/NAME.png.
+
+    With --docs it writes docs/figures/NAME.png instead (what `make figures` refreshes). The
+    PNG is stamped with the fedtheory version, the profile and the seed.
+    """
     from fedtheory.figures import discover_figures, make_figure
 
     scripts = discover_figures(folder)
@@ -1022,7 +1067,13 @@ def figures_make_command(
         )
     try:
         path = make_figure(
-            scripts[name], output=output, profile=profile, store=store, workers=workers, seed=seed
+            scripts[name],
+            output=output,
+            profile=profile,
+            store=store,
+            workers=workers,
+            seed=seed,
+            docs=docs,
         )
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished replicates are kept in {store}", err=True)

@@ -10,8 +10,13 @@ measurements) to ``draw``.
 
 Two ways to make one (the same code path)::
 
-    fedtheory figures make minimax_dichotomy
-    python figures/minimax_dichotomy.py [--profile full] [--output path.png]
+    fedtheory figures make minimax_dichotomy [--docs]
+    python figures/minimax_dichotomy.py [--profile full] [--output path.png | --docs]
+
+A figure goes to the report folder (``report/figures/<name>.png``) unless ``--docs`` asks for
+the documentation's copy (``docs/figures/<name>.png``, what ``make figures`` refreshes) or
+``--output`` names a path. Every PNG carries a small stamp in its lower right corner:
+``fedtheory <version> · profile <p> · seed <s>``.
 
 ``fedtheory figures list`` shows the available scripts.
 """
@@ -38,8 +43,10 @@ __all__ = ["DEFAULT_FIGURES", "FigureScript", "discover_figures", "main", "make_
 
 #: Where figure scripts are looked for, relative to the working directory.
 DEFAULT_FIGURES = Path("figures")
-#: Where made figures go unless told otherwise (figures meant for the docs live under docs/).
-DEFAULT_OUTPUT = Path("docs") / "figures"
+#: Where made figures go unless told otherwise: beside the verification report.
+DEFAULT_OUTPUT = Path("report") / "figures"
+#: Where ``docs=True`` (``--docs``) writes them: the figures of the documentation.
+DOCS_OUTPUT = Path("docs") / "figures"
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,7 @@ def make_figure(
     workers: int | None = None,
     seed: int = 0,
     catalog: Sequence[str | Path] | None = None,
+    docs: bool = False,
 ) -> Path:
     """Run the claims of ``script`` (cached in the store) and write its PNG.
 
@@ -136,13 +144,16 @@ def make_figure(
     script
         The figure.
     output
-        PNG path (default ``docs/figures/<name>.png``).
+        PNG path (default ``report/figures/<name>.png``, or ``docs/figures/<name>.png`` with
+        ``docs``).
     profile
         Sweep profile (default: the script's).
     store, executor, workers, seed
         As for :func:`fedtheory.verify.runner.verify`.
     catalog
         Claim files or folders (default: the script's).
+    docs
+        Write the documentation's copy, ``docs/figures/<name>.png`` (not with ``output``).
 
     Returns
     -------
@@ -154,13 +165,18 @@ def make_figure(
     FedTheoryError
         If a claim the figure needs errored: nothing is drawn from incomplete data.
     """
-    from fedtheory.plotting import png_bytes
+    from fedtheory.plotting import png_bytes, stamp, stamp_text
     from fedtheory.verify.runner import verify
     from fedtheory.verify.store import DEFAULT_STORE
 
+    if docs and output is not None:
+        raise ParameterError(
+            parameter="output", value=str(output), rule="cannot be combined with docs/--docs"
+        )
+    profile = profile or script.profile
     run = verify(
         list(catalog if catalog is not None else script.catalog),
-        profile=profile or script.profile,
+        profile=profile,
         claims=script.claims,
         executor=executor,
         workers=workers,
@@ -174,9 +190,15 @@ def make_figure(
         raise FedTheoryError(f"figure {script.name}: claims without data ({reasons})")
     figure = script.draw(results)
     figure.set_dpi(150)
-    path = Path(output) if output is not None else DEFAULT_OUTPUT / f"{script.name}.png"
+    stamp(figure, stamp_text(profile, seed))
+    if output is not None:
+        path = Path(output)
+    else:
+        path = (DOCS_OUTPUT if docs else DEFAULT_OUTPUT) / f"{script.name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(png_bytes(figure, tight=False))  # the script owns its layout
+    # the script owns its layout; the PNG is cropped to what is drawn (legends outside the axes
+    # and the stamp included)
+    path.write_bytes(png_bytes(figure, tight=False))
     return path
 
 
@@ -184,7 +206,12 @@ def main(script: FigureScript, argv: Sequence[str] | None = None) -> None:
     """Command line of ``python figures/<name>.py``: make the figure and say where it went."""
     parser = argparse.ArgumentParser(description=script.title)
     parser.add_argument("--profile", default=None, help=f"sweep profile (default {script.profile})")
-    parser.add_argument("--output", default=None, help="PNG path (default docs/figures/NAME.png)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--output", default=None, help="PNG path (default report/figures/NAME.png)")
+    where.add_argument(
+        "--docs", action="store_true", help="write docs/figures/NAME.png (the docs' copy)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument("--store", default=None, help="result store (default .fedtheory/…)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes")
     args = parser.parse_args(argv)
@@ -195,6 +222,8 @@ def main(script: FigureScript, argv: Sequence[str] | None = None) -> None:
             profile=args.profile,
             store=args.store,
             workers=args.workers,
+            seed=args.seed,
+            docs=args.docs,
         )
     except FedTheoryError as exc:
         sys.stderr.write(f"error: {exc}\n")

@@ -19,6 +19,7 @@ import sympy as sp
 
 from fedtheory import bounds
 from fedtheory.bounds import Bound
+from fedtheory.bounds._bound import mathtext_latex
 from fedtheory.errors import ConditionError, ParameterError
 
 matplotlib.use("Agg")
@@ -164,13 +165,16 @@ def test_example_satisfies_hypotheses(bound_id: str) -> None:
 
 @pytest.mark.parametrize("bound_id", BOUND_IDS)
 def test_latex_renders(bound_id: str) -> None:
-    """LaTeX of the expression and of the statement render with matplotlib's mathtext (the
-    figures overlay them), and the notebook representation wraps the statement."""
+    """LaTeX of the expression and the notebook representation of the statement render with
+    matplotlib's mathtext (the figures overlay them): ``_repr_latex_`` is ``$…$`` without
+    ``\\displaystyle``, the statement through ``mathtext_latex``."""
     bound = bounds.get(bound_id)
-    for text in (bound.latex(), bound.statement_latex()):
-        assert text.strip()
-        mathtext.math_to_image(f"${text}$", io.BytesIO(), format="png")
-    assert bound.statement_latex() in bound._repr_latex_()
+    notebook = bound._repr_latex_()
+    assert notebook == f"${mathtext_latex(bound.statement_latex())}$"
+    assert r"\displaystyle" not in notebook
+    for text in (f"${bound.latex()}$", notebook):
+        assert text.strip("$ ")
+        mathtext.math_to_image(text, io.BytesIO(), format="png")
 
 
 def _exponent_cases() -> list[tuple[str, str, str]]:

@@ -168,3 +168,49 @@ def test_the_repository_figures_load():
     assert all(
         script.claims.startswith(papers) for name, script in scripts.items() if name not in across
     )
+
+
+def test_make_figure_goes_to_the_report_unless_docs_and_is_stamped(folders, tmp_path, monkeypatch):
+    import dataclasses
+
+    from fedtheory import __version__
+
+    _, scripts = folders
+    script = discover_figures(scripts)["toy_rate"]
+    drawn = []
+
+    def draw(results):
+        figure = script.draw(results)
+        drawn.append(figure)
+        return figure
+
+    recording = dataclasses.replace(script, draw=draw)
+    monkeypatch.chdir(tmp_path)
+    store = tmp_path / "s.sqlite"
+    out = make_figure(recording, store=store, workers=1, seed=3)
+    assert out == Path("report") / "figures" / "toy_rate.png" and out.exists()
+    texts = [t.get_text() for t in drawn[-1].texts]
+    assert f"fedtheory {__version__} · profile smoke · seed 3" in texts
+    docs = make_figure(recording, store=store, workers=1, docs=True)
+    assert docs == Path("docs") / "figures" / "toy_rate.png" and docs.exists()
+    with pytest.raises(ParameterError, match="docs"):
+        make_figure(recording, store=store, workers=1, docs=True, output="x.png")
+    # the script's own entry point: --docs, or the report folder by default
+    main(script, ["--docs", "--store", str(store), "--workers", "1"])
+    made = CliRunner().invoke(
+        cli,
+        [
+            "figures",
+            "make",
+            "toy_rate",
+            "--figures",
+            str(scripts),
+            "--store",
+            str(store),
+            "--workers",
+            "1",
+            "--docs",
+        ],
+    )
+    assert made.exit_code == 0, made.output
+    assert str(Path("docs") / "figures" / "toy_rate.png") in made.output

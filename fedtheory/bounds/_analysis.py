@@ -12,7 +12,9 @@ Both are computed as ``p = lim 1 + x·B''(x)/B'(x)``, which needs no knowledge o
 tends to a floor therefore reports the rate at which it reaches the floor (1/N + R² in N: −1), not
 the trivial 0 of the floor itself. ``p = ±∞`` means faster than any power (exponential, as in the
 linear rate (1 − μ/L)^T), and a bound that is exactly constant near ``a`` (a flat Min/Max regime)
-has ``behaviour == "constant"``. Logarithmic factors do not change p.
+has ``behaviour == "constant"``. Logarithmic factors do not change p; they are reported beside
+it (``log_power``, ``loglog_power``: B − B(a) ~ x^p·log(x)^k·log(log(x))^j, see
+:func:`_symbolic_log_powers`).
 
 *Regimes.* ``Min``, ``Max`` and ``Piecewise`` are resolved before the limit: the branch active
 near ``a`` is selected from the fixed values of the other symbols (e.g. ``Min(m/N, R**2) + 1/N`` in
@@ -222,6 +224,15 @@ class Exponent:
         The expression in force near ``at`` (Min/Max/Piecewise resolved, fixed values substituted).
     fixed : dict
         The values used for the other symbols.
+    log_power : sympy expression or None
+        The exponent k of the logarithmic factor: the bound approaches its limit like
+        ``var^power · log(var)^k · log(log(var))^j`` (at 0 the factors are ``log(1/var)`` and
+        ``log(log(1/var))``). Exact (``Rational``) with the symbolic method, ``0`` when there is no
+        log factor (and for the exponential and constant behaviours); ``None`` when it is not
+        determined (numeric method, or sympy could not take the limit) — ``power`` is then still
+        right, but the bound may carry log factors that ``str`` cannot report.
+    loglog_power : sympy expression or None
+        The exponent j of the iterated-log factor, as ``log_power``.
     """
 
     var: str
@@ -232,6 +243,8 @@ class Exponent:
     limit: sp.Expr | None
     regime: sp.Expr
     fixed: dict[str, Any] = field(default_factory=dict)
+    log_power: sp.Expr | None = field(default=sp.S.Zero)
+    loglog_power: sp.Expr | None = field(default=sp.S.Zero)
 
     def __float__(self) -> float:
         return float(self.power)
@@ -241,6 +254,15 @@ class Exponent:
         """True when ``power`` is an exact sympy number (not a numeric estimate)."""
         return self.method == "symbolic"
 
+    @property
+    def has_log_factor(self) -> bool | None:
+        """Whether the rate carries a log or log-log factor (``None`` when not determined)."""
+        if self.behaviour != "power":
+            return False
+        if self.log_power is None or self.loglog_power is None:
+            return None
+        return bool(self.log_power != 0 or self.loglog_power != 0)
+
     def __str__(self) -> str:
         where = "∞" if self.at == "oo" else "0"
         if self.behaviour == "constant":
@@ -248,14 +270,43 @@ class Exponent:
         if self.behaviour == "exponential":
             speed = "decays" if self.power == -sp.oo else "grows"
             return f"{speed} faster than any power of {self.var} as {self.var} → {where}"
-        if self.method != "symbolic":
-            power = f"{float(self.power):.4g}"
-        elif self.power.is_Integer or self.power.is_Symbol:
-            power = sp.sstr(self.power)
-        else:
-            power = f"({sp.sstr(self.power)})"
-        tag = "" if self.method == "symbolic" else " (numeric)"
-        return f"{self.var}^{power} as {self.var} → {where}{tag}"
+        tag = "" if self.method == "symbolic" else " (numeric"
+        if self.log_power is None or self.loglog_power is None:
+            tag += "; log factors not determined" if self.method == "symbolic" else ", log factors"
+            tag += "" if self.method == "symbolic" else " not determined"
+        tag += "" if self.method == "symbolic" else ")"
+        return f"{self.rate_text()} as {self.var} → {where}{tag}"
+
+    def rate_text(self) -> str:
+        """The rate alone, e.g. ``T^-1``, ``epsilon^-2·log(1/epsilon)``, ``log(log(T))``.
+
+        The power is shown unless it is 0 and a log factor carries the dependence; an exponent
+        that is not an integer or a symbol is parenthesised (``T^(-1/2)``, ``log(T)^(1/2)``).
+        """
+        if self.behaviour == "constant":
+            return "constant"
+        if self.behaviour == "exponential":
+            return "exp" if self.power == sp.oo else "exp-decay"
+        inner = self.var if self.at == "oo" else f"1/{self.var}"
+        factors = []
+        logs = [
+            (f"log({inner})", self.log_power),
+            (f"log(log({inner}))", self.loglog_power),
+        ]
+        shown_logs = [(base, k) for base, k in logs if k is not None and k != 0]
+        if self.power != 0 or not shown_logs:
+            factors.append(f"{self.var}^{_power_string(self.power, self.method)}")
+        for base, k in shown_logs:
+            factors.append(base if k == 1 else f"{base}^{_power_string(k, self.method)}")
+        return "·".join(factors)
+
+
+def _power_string(power: sp.Expr, method: str) -> str:
+    if method != "symbolic":
+        return f"{float(power):.4g}"
+    if power.is_Integer or power.is_Symbol:
+        return str(sp.sstr(power))
+    return f"({sp.sstr(power)})"
 
 
 @dataclass(frozen=True)
@@ -559,6 +610,81 @@ def _symbolic_power(regime: sp.Expr, x: sp.Symbol, at: str) -> tuple[sp.Expr, Be
     return power, "power"
 
 
+def _symbolic_log_powers(
+    regime: sp.Expr, x: sp.Symbol, at: str, power: sp.Expr
+) -> tuple[sp.Expr | None, sp.Expr | None]:
+    """Exponents ``(k, j)`` of ``log^k · (log log)^j`` in the rate ``x^power`` (exact; ``None``
+    when sympy cannot take a limit).
+
+    With D = B' ~ c·x^(p−1)·ℓ^a·(log ℓ)^b, ℓ = |log x|, the logarithmic derivative is
+    r = x·D'/D = (p − 1) + a/log x + b/(log x · log ℓ) + o(·), so with s = ±1 the sign of
+    log x (+1 at ∞, −1 at 0) and ℓ = log t for t = x or 1/x,
+    a = s·lim ℓ·(r − (p − 1)) and b = lim log ℓ·(s·ℓ·(r − (p − 1)) − a).
+    B − B(a) is then c′·x^p·ℓ^a·(log ℓ)^b when p ≠ 0; when p = 0, B = ∫D dx lifts the first
+    non-vanishing power by one: ℓ^(a+1)·(log ℓ)^b if a ≠ −1, else (log ℓ)^(b+1).
+
+    An algebraic expression in x (sums, products and constant powers only) has no log factor:
+    its expansion is a Puiseux series, so ``(0, 0)`` is returned without a limit.
+    """
+    if _algebraic_in(regime, x):
+        return sp.Integer(0), sp.Integer(0)
+    try:
+        return _log_power_limits(regime, x, at, power)
+    except NotImplementedError:  # sympy gave up: the power stands, the log factors are unknown
+        return None, None
+
+
+def _algebraic_in(expr: sp.Expr, x: sp.Symbol) -> bool:
+    """Whether ``expr`` is built from x by sums, products and powers with x-free exponents."""
+    for node in sp.preorder_traversal(expr):
+        if not node.has(x) or node == x or isinstance(node, (sp.Add, sp.Mul)):
+            continue
+        if isinstance(node, sp.Pow) and not node.exp.has(x):
+            continue
+        return False
+    return True
+
+
+def _log_power_limits(
+    regime: sp.Expr, x: sp.Symbol, at: str, power: sp.Expr
+) -> tuple[sp.Expr | None, sp.Expr | None]:
+    first = sp.diff(regime, x)
+    factored = _sympy(sp.factor, first)
+    log_derivative = sp.diff(sp.expand_log(sp.log(factored), force=True), x)
+    t = sp.Dummy("t", positive=True)
+    ratio = x * log_derivative - (power - 1)
+    if at == "0":
+        ratio, sign = ratio.xreplace({x: 1 / t}), -1
+    else:
+        ratio, sign = ratio.xreplace({x: t}), 1
+
+    def _limit(expression: sp.Expr) -> sp.Expr | None:
+        try:
+            value = _sympy(sp.limit, expression, t, sp.oo)
+        except NotImplementedError:
+            return None
+        if (
+            value.has(sp.Limit, sp.zoo, sp.nan, t)
+            or isinstance(value, sp.AccumBounds)
+            or value in (sp.oo, -sp.oo)
+        ):
+            return None
+        return sp.nsimplify(value) if value.is_Float else value
+
+    ell = sp.log(t)
+    a = _limit(sign * ell * ratio)
+    if a is None:
+        return None, None
+    b = _limit(sp.log(ell) * (sign * ell * ratio - a))
+    if b is None:
+        return (None, None) if power == 0 else (a, None)
+    if power != 0:
+        return a, b
+    if a != -1:
+        return a + 1, b
+    return sp.Integer(0), b + 1
+
+
 class _LazyValues:
     """B(points[k]) at a given precision, computed on first access (most searches stop early)."""
 
@@ -713,13 +839,16 @@ def exponent(
     if method in ("auto", "symbolic") and not nonsmooth:
         try:
             power, behaviour = _symbolic_power(regime, x, token)
+            logs: tuple[sp.Expr | None, sp.Expr | None] = (sp.Integer(0), sp.Integer(0))
+            if behaviour == "power":
+                logs = _symbolic_log_powers(regime, x, token, power)
             point = sp.oo if token == "oo" else sp.Integer(0)
             try:
                 limit = _sympy(sp.limit, regime, x, point, "+" if token == "0" else "-")
                 limit = None if limit.has(sp.Limit) else limit
             except (NotImplementedError, ValueError, TypeError, RecursionError):
                 limit = None
-            return Exponent(var, token, power, behaviour, "symbolic", limit, shown, used)
+            return Exponent(var, token, power, behaviour, "symbolic", limit, shown, used, *logs)
         except (NotImplementedError, ValueError, TypeError, RecursionError, AttributeError):
             if method == "symbolic" or not allow_numeric:
                 raise ParameterError(
@@ -735,7 +864,8 @@ def exponent(
     power, behaviour, last = _numeric_power(regime, x, token, x0)
     grows = behaviour == "power" and float(power) > 0
     limit = sp.oo if grows else (sp.Float(float(last), 15) if mpmath.isfinite(last) else None)
-    return Exponent(var, token, power, behaviour, "numeric", limit, shown, used)
+    logs = (None, None) if behaviour == "power" else (sp.Integer(0), sp.Integer(0))
+    return Exponent(var, token, power, behaviour, "numeric", limit, shown, used, *logs)
 
 
 def _check_path(

@@ -1056,13 +1056,19 @@ class Bound:
         lhs = self.quantity_latex or r"\text{" + _latex_escape(self.quantity) + "}"
         return f"{lhs} {RELATION_LATEX[self.kind]} {self.latex()}"
 
-    def pretty(self) -> str:
-        """Two-dimensional unicode rendering of the expression (sympy's pretty printer)."""
-        text: str = sp.pretty(self.expr, use_unicode=True)
+    def pretty(self, num_columns: int | None = None) -> str:
+        """Two-dimensional unicode rendering of the expression (sympy's pretty printer).
+
+        ``num_columns`` is the width the rendering must fit: a wider expression is broken into
+        stacked chunks by sympy (default: sympy's, the terminal width or 80).
+        """
+        text: str = sp.pretty(self.expr, use_unicode=True, num_columns=num_columns)
         return text
 
     def _repr_latex_(self) -> str:
-        return f"$\\displaystyle {self.statement_latex()}$"
+        """``$…$`` LaTeX of the statement that Jupyter (MathJax) and matplotlib's mathtext both
+        render (``fig.text(x, y, bound._repr_latex_())``), via :func:`mathtext_latex`."""
+        return f"${mathtext_latex(self.statement_latex())}$"
 
     def __str__(self) -> str:
         return f"{self.quantity} {self.relation} {sp.sstr(self.expr)}"
@@ -1116,6 +1122,49 @@ def _exact_sympy(value: Any) -> sp.Expr:
     if isinstance(value, sp.Expr):
         return value
     return sp.Rational(float(value))
+
+
+#: LaTeX that matplotlib's mathtext rejects, with a replacement both it and MathJax accept.
+_MATHTEXT_REPLACEMENTS: tuple[tuple[str, str], ...] = (
+    (r"\displaystyle", ""),
+    (r"\textstyle", ""),
+    (r"\limits", ""),
+    (r"\tfrac", r"\frac"),
+    (r"\textrm{", r"\text{"),
+    (r"\lVert", r"\Vert"),
+    (r"\rVert", r"\Vert"),
+    (r"\lvert", "|"),
+    (r"\rvert", "|"),
+    (r"\textbackslash{}", r"\backslash{}"),
+)
+_CASES = re.compile(r"\\begin\{cases\}((?:(?!\\begin\{cases\}).)*?)\\end\{cases\}", re.S)
+
+
+def _inline_cases(match: re.Match[str]) -> str:
+    rows = [row.strip() for row in match.group(1).split(r"\\") if row.strip()]
+    cells = [r"\quad ".join(cell.strip() for cell in row.split("&")) for row in rows]
+    return r"\left\{ " + r";\quad ".join(cells) + r" \right."
+
+
+def mathtext_latex(latex: str) -> str:
+    r"""``latex`` rewritten into the subset matplotlib's mathtext parses (still valid LaTeX).
+
+    sympy's LaTeX is nearly all accepted; the exceptions mapped here are ``\displaystyle``,
+    ``\textstyle`` and ``\limits`` (dropped), ``\tfrac`` (→ ``\frac``), ``\textrm`` (→ ``\text``),
+    ``\lVert``/``\rVert`` (→ ``\Vert``), ``\lvert``/``\rvert`` (→ ``|``) and the ``cases``
+    environment of a ``Piecewise`` (→ its rows on one line in ``\left\{ … \right.``).
+
+    Examples
+    --------
+    >>> mathtext_latex(r"\displaystyle \tfrac{1}{2} \lVert x \rVert")
+    ' \\frac{1}{2} \\Vert x \\Vert'
+    """
+    for old, new in _MATHTEXT_REPLACEMENTS:
+        latex = latex.replace(old, new)
+    while True:  # innermost cases environment first
+        latex, count = _CASES.subn(_inline_cases, latex)
+        if not count:
+            return latex
 
 
 def _latex_escape(text: str) -> str:

@@ -27,6 +27,8 @@ from fedtheory.plotting.draw import (
     note_hidden,
     png_bytes,
     series_colors,
+    stamp,
+    stamp_text,
 )
 from fedtheory.plotting.model import FigureSpec, Series, SeriesRole
 
@@ -49,4 +51,6 @@ __all__ = [
     "note_hidden",
     "png_bytes",
     "series_colors",
+    "stamp",
+    "stamp_text",
 ]

@@ -36,6 +36,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from fedtheory._version import __version__
 from fedtheory.plotting.model import FigureSpec, Series
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,6 +57,8 @@ __all__ = [
     "note_hidden",
     "png_bytes",
     "series_colors",
+    "stamp",
+    "stamp_text",
 ]
 
 #: Colours assigned to groups in order of first appearance (matplotlib's ``tab10``).
@@ -112,13 +115,42 @@ def new_figure(figsize: tuple[float, float] = (6.0, 4.0), dpi: float = 110) -> t
 
 
 def png_bytes(fig: Figure, *, tight: bool = True) -> bytes:
-    """Lay out ``fig`` (``tight_layout``, unless ``tight=False``) and render it to PNG bytes."""
+    """Lay out ``fig`` (``tight_layout``, unless ``tight=False``) and render it to PNG bytes.
+
+    The PNG is cropped to the drawn artists (``bbox_inches="tight"``): a legend placed outside
+    the axes, or a stamp in a corner, is inside the image rather than clipped at its edge.
+    """
     if tight:
         fig.tight_layout()
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
     buffer = io.BytesIO()
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    canvas.print_png(buffer)  # type: ignore[no-untyped-call]  # unannotated in matplotlib
+    fig.savefig(buffer, format="png", dpi=fig.dpi, bbox_inches="tight", pad_inches=0.06)
     return buffer.getvalue()
+
+
+def stamp_text(profile: str | None = None, seed: int | None = None) -> str:
+    """``"fedtheory <version> · profile <p> · seed <s>"`` (parts not known are left out)."""
+    parts = [f"fedtheory {__version__}"]
+    if profile is not None:
+        parts.append(f"profile {profile}")
+    if seed is not None:
+        parts.append(f"seed {seed}")
+    return " · ".join(parts)
+
+
+def stamp(fig: Figure, text: str) -> None:
+    """Write ``text`` small and gray in the lower right corner of ``fig`` (provenance)."""
+    fig.text(
+        0.995,
+        0.005,
+        text,
+        ha="right",
+        va="bottom",
+        fontsize=5.5,
+        color=REFERENCE_COLOR,
+        gid="fedtheory-stamp",
+    )
 
 
 def _is_log(ax: Axes, axis: str, given: bool | None) -> bool:
@@ -250,8 +282,26 @@ def draw_series(
         style = {**FIT_STYLE, "color": color, "zorder": 2}
     else:
         style = {**REFERENCE_STYLE, "color": REFERENCE_COLOR, "zorder": 1}
+    if "marker" not in style and _isolated_points(valid):
+        # a line needs two neighbouring points: a point with no shown neighbour (a one-point
+        # bound, or one left between hidden points) would be invisible, and its legend entry
+        # would stand for nothing — mark the points
+        marker = _ROLE_MARKERS.get(series.role, "o")
+        style.update(marker=marker, markersize=10 if marker == "_" else 5, markeredgewidth=1.6)
     ax.plot(xs_shown, ys_shown, label=series.label or None, **style)
     return hidden
+
+
+#: Markers of the line roles where a point stands alone.
+_ROLE_MARKERS = {"bound": "_", "fit": "x", "reference": "."}
+
+
+def _isolated_points(valid: np.ndarray) -> bool:
+    """Whether some shown point has no shown neighbour (a line would not draw it)."""
+    shown = np.asarray(valid, dtype=bool)
+    before = np.concatenate([[False], shown[:-1]])
+    after = np.concatenate([shown[1:], [False]])
+    return bool((shown & ~before & ~after).any())
 
 
 def series_colors(series: Sequence[Series]) -> list[str]:

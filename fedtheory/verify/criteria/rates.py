@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from fedtheory import stats
-from fedtheory.bounds import Bound
+from fedtheory.bounds import Bound, Exponent
 from fedtheory.errors import ParameterError
 from fedtheory.plotting.model import FigureSpec, Series
 from fedtheory.verify.criteria._base import (
@@ -77,7 +77,11 @@ class RateExponent(Criterion):
         Varied parameter and output.
     expected
         Predicted exponent (e.g. ``-1`` for a 1/n rate; ``Bound.exponent(x).power`` gives it
-        from a bound) — or a registered :class:`~fedtheory.bounds.Bound`: the claim is then
+        from a bound; ``Bound.exponent(x)`` itself may be passed, and when the bound's rate
+        carries a log factor, e.g. ``T^-1·log(T)``, the description says that the fit is of
+        the pure power and the log factor is not divided out — the band must allow for the
+        slope it adds over the swept range) — or a registered
+        :class:`~fedtheory.bounds.Bound`: the claim is then
         that the data scale *like the bound* along the sweep (its rate is attained), and the
         expected exponent of each curve is the least-squares slope of log(bound) against log x
         at the curve's points, the bound evaluated there as by :class:`UpperBoundHolds`
@@ -107,7 +111,7 @@ class RateExponent(Criterion):
         x: str,
         y: str,
         *,
-        expected: float | Bound,
+        expected: float | Bound | Exponent,
         bound_args: Mapping[str, str | float] | None = None,
         band: float = 0.1,
         alternatives: Mapping[str, float] | None = None,
@@ -119,6 +123,20 @@ class RateExponent(Criterion):
         self.x = _check_name(x, "x")
         self.y = _check_name(y, "y")
         self.source: _BoundSource | None = None
+        #: The bound's rate when ``expected`` was an Exponent with a log factor ("" otherwise).
+        self.log_rate = ""
+        if isinstance(expected, Exponent):
+            if expected.behaviour != "power" or not expected.power.is_real:
+                raise ParameterError(
+                    parameter="expected",
+                    value=str(expected),
+                    rule="must be a finite numeric power (not exponential, constant or symbolic)",
+                )
+            if expected.has_log_factor:
+                self.log_rate = expected.rate_text()
+            elif expected.has_log_factor is None:
+                self.log_rate = f"{expected.rate_text()} up to log factors not determined"
+            expected = float(expected.power)
         if isinstance(expected, Bound):
             self.source = _bound_source(expected, bound_args)
             self.expected = math.nan
@@ -167,7 +185,12 @@ class RateExponent(Criterion):
             if self.floor
             else (f"slope of {self.y} vs {self.x}")
         )
-        return f"{what} = {self._expected_text} ± {_fmt(self.band)}{alt}"
+        logs = (
+            f" (the bound's rate is {self.log_rate}; the fit is of a pure power)"
+            if self.log_rate
+            else ""
+        )
+        return f"{what} = {self._expected_text} ± {_fmt(self.band)}{alt}{logs}"
 
     @property
     def _expected_text(self) -> str:
@@ -181,6 +204,7 @@ class RateExponent(Criterion):
             "x": self.x,
             "y": self.y,
             "expected": self.expected if self.source is None else None,
+            **({"expected_rate": self.log_rate} if self.log_rate else {}),
             **(self.source.to_dict() if self.source is not None else {}),
             "band": self.band,
             "alternatives": dict(self.alternatives),

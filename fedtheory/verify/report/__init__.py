@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from fedtheory.errors import ParameterError
+from fedtheory.plotting import stamp_text
 from fedtheory.verify.claim import ClaimResult
 from fedtheory.verify.report._common import (
     STATUSES,
@@ -128,12 +129,13 @@ def write_report(
     directory.mkdir(parents=True, exist_ok=True)
     created = now_utc()
     figures: dict[str, Path] = {}
+    seed = (run_info or {}).get("seed")
     for result in results:
         if result.verdict.figure is None:
             continue
         target = directory / "figures" / figure_name(result.claim.id)
         try:
-            written = write_figure(result, target)
+            written = write_figure(result, target, stamp=stamp_text(result.profile, seed))
         except Exception as exc:  # one bad figure must not cost the whole report
             warnings.warn(
                 f"{result.claim.id}: could not draw the figure ({type(exc).__name__}: {exc})",

@@ -14,7 +14,8 @@ from typing import Any
 
 from fedtheory.bounds import PAPERS
 from fedtheory.errors import ParameterError
-from fedtheory.plotting import figure_from_spec, png_bytes
+from fedtheory.plotting import figure_from_spec, png_bytes, stamp_text
+from fedtheory.plotting import stamp as add_stamp
 from fedtheory.verify.claim import ClaimResult
 from fedtheory.verify.verdict import Verdict, format_number, plain_data
 
@@ -244,14 +245,18 @@ def figure_name(claim_id: str) -> str:
     return claim_id.replace("/", "__") + ".png"
 
 
-def write_figure(result: ClaimResult, path: str | os.PathLike[str]) -> Path | None:
+def write_figure(
+    result: ClaimResult, path: str | os.PathLike[str], *, stamp: str | None = None
+) -> Path | None:
     """Draw the verdict's :class:`~fedtheory.plotting.FigureSpec` to a PNG (atomically).
 
     The title is the claim id; the drawing is :func:`fedtheory.plotting.figure_from_spec`:
     measured series are markers joined by a line with a shaded CI band, bounds dashed, fits
     dotted, references thin gray; series of one group share a colour. Points that a log axis
     cannot show (non-positive) are masked and counted in a note on the figure; an axis with no
-    positive value at all falls back to a linear scale.
+    positive value at all falls back to a linear scale. The lower right corner carries
+    ``stamp`` (default :func:`fedtheory.plotting.stamp_text` of the result's profile;
+    :func:`fedtheory.verify.report.write_report` adds the run's seed).
 
     Returns
     -------
@@ -262,6 +267,7 @@ def write_figure(result: ClaimResult, path: str | os.PathLike[str]) -> Path | No
     if spec is None:
         return None
     fig = figure_from_spec(spec, title=result.claim.id, figsize=(6.0, 4.0), dpi=110)
+    add_stamp(fig, stamp if stamp is not None else stamp_text(result.profile))
     return atomic_write(Path(path), png_bytes(fig))
 
 
