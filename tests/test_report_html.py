@@ -5,6 +5,8 @@ script, no external resources."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -272,3 +274,27 @@ def test_no_external_resources(page: str) -> None:
     assert "<link" not in page and "@import" not in page and "url(" not in page
     assert "fetch(" not in page and "XMLHttpRequest" not in page
     assert re.findall(r"<script[^>]*>", page) == ["<script>"]  # inline, no src
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium")
+def test_filter_runs_in_a_headless_browser(results: list[ClaimResult], tmp_path: Path) -> None:
+    """The script wires up without errors (body[data-ready]) and a filter in the address
+    (#status=failed) leaves only the failed card visible."""
+    path = write_html(results, tmp_path / "index.html")
+    command = [
+        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}", "--enable-logging=stderr", "--v=0",
+        "--dump-dom", f"{path.as_uri()}#status=failed,error&sort=time",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    dom = done.stdout
+    assert re.search(r'<body[^>]*data-ready="1"', dom), done.stderr[-2000:]
+    assert 'data-shown="2"' in dom
+    visible = re.findall(r'<article class="card [^"]*" id="[^"]*" data-id="([^"]*)"[^>]*>', dom)
+    hidden = re.findall(r'<article [^>]*data-id="([^"]*)"[^>]*hidden', dom)
+    assert sorted(set(visible) - set(hidden)) == ["classic/sgd/wrong", "minimax/thm4/broken"]
+    assert not re.search(r"CONSOLE.*(Uncaught|Error)", done.stderr)

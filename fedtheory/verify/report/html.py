@@ -81,6 +81,7 @@ h4 { font-size: 1em; margin: 18px 0 6px; }
 .meta, .muted { color: var(--muted); }
 .totals { font-size: 1.05em; margin: 12px 0; }
 .count { font-weight: 600; margin-right: 10px; white-space: nowrap; }
+.totals a { text-decoration: none; } .totals a:hover { text-decoration: underline; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 0.8em;
   font-weight: 600; color: #fff; vertical-align: middle; white-space: nowrap; }
 .holds { --c: var(--holds); } .violated-as-expected { --c: var(--violated-as-expected); }
@@ -138,8 +139,10 @@ code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospac
   font-size: 0.88em; }
 pre { background: #f0f2f4; padding: 6px 8px; border-radius: 4px; margin: 4px 0;
   white-space: pre-wrap; overflow-wrap: anywhere; }
+math { font-family: "STIX Two Math", "Latin Modern Math", "Cambria Math", "Noto Sans Math",
+  math; }
 math[display=block] { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 4px 0;
-  font-size: 1.1em; }
+  font-size: 1.1em; text-align: left; }
 .rerun { margin: 6px 0; }
 .rerun .label { color: var(--muted); font-size: 0.85em; }
 .cmd { display: flex; gap: 6px; align-items: flex-start; }
@@ -645,7 +648,7 @@ def _summary(
         ("errata", "violated-as-expected", "errata — violated as expected", False),
         ("inconclusive", "inconclusive", "inconclusive", False),
         ("reported", "reported", "reported, not gating", False),
-        ("holds", "holds", "hold", True),
+        ("holds", "holds", "holds", True),
     ):
         items = having(status)
         if items:
