@@ -84,6 +84,7 @@ _ALPHABETS = {  # \mathbf & co. as Unicode mathematical alphanumerics (MathML Co
 }
 _IGNORED = frozenset({"displaystyle", "textstyle", "limits", "nolimits", "left", "right",
                       "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr"})  # fmt: skip
+_THIN = '<mspace width="0.1667em"/>'
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|\s+|.", re.DOTALL)
 
 
@@ -146,7 +147,10 @@ class _Parser:
         return "".join(out)
 
     def scripted(self) -> str:
+        function = self.peek() in {f"\\{name}" for name in _FUNCTIONS}
         base, big = self.atom()
+        # an operator name (log, max, ...) is followed by a thin space, as in TeX
+        after = _THIN if function else ""
         sub = sup = None
         while self.peek() in ("^", "_", "'"):
             token = self.take()
@@ -160,14 +164,14 @@ class _Parser:
             else:
                 raise TexError("double script")
         if sub is None and sup is None:
-            return base
+            return base + after
         under, over = ("munder", "mover") if big else ("msub", "msup")
         if sub is not None and sup is not None:
             both = "munderover" if big else "msubsup"
-            return f"<{both}>{base}<mrow>{sub}</mrow><mrow>{sup}</mrow></{both}>"
+            return f"<{both}>{base}<mrow>{sub}</mrow><mrow>{sup}</mrow></{both}>{after}"
         if sub is not None:
-            return f"<{under}>{base}<mrow>{sub}</mrow></{under}>"
-        return f"<{over}>{base}<mrow>{sup}</mrow></{over}>"
+            return f"<{under}>{base}<mrow>{sub}</mrow></{under}>{after}"
+        return f"<{over}>{base}<mrow>{sup}</mrow></{over}>{after}"
 
     def argument(self) -> str:
         """One argument: a group or a single token (``x^2``, ``\\frac12``)."""

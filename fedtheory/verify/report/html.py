@@ -141,8 +141,8 @@ pre { background: #f0f2f4; padding: 6px 8px; border-radius: 4px; margin: 4px 0;
   white-space: pre-wrap; overflow-wrap: anywhere; }
 math { font-family: "STIX Two Math", "Latin Modern Math", "Cambria Math", "Noto Sans Math",
   math; }
-math[display=block] { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 4px 0;
-  font-size: 1.1em; text-align: left; }
+.formula { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 4px 0; }
+.formula math { display: inline math; math-style: normal; font-size: 1.1em; }
 .rerun { margin: 6px 0; }
 .rerun .label { color: var(--muted); font-size: 0.85em; }
 .cmd { display: flex; gap: 6px; align-items: flex-start; }
@@ -442,7 +442,7 @@ def _bound_html(result: ClaimResult) -> str:
             shown = f"<code>{_e(bound)}</code>"
         except Exception as exc:
             shown = f"<code>(statement unavailable: {_e(exc)})</code>"
-    return f"<dt>Bound</dt><dd><code>{_e(bound.id)}</code>{shown}</dd>"
+    return f'<dt>Bound</dt><dd><code>{_e(bound.id)}</code><div class="formula">{shown}</div></dd>'
 
 
 def _rerun_html(command: str | None) -> str:
@@ -633,6 +633,7 @@ def _summary(
     parts = [
         '<section id="summary"><h2>Summary</h2>',
         f'<p class="totals"><strong>{counts["total"]} {noun}:</strong> {totals}</p>',
+        f'<div class="scroll">{_papers_table(groups, statuses)}</div>',
     ]
     failing = having("failed", "error")
     if failing:
@@ -653,8 +654,6 @@ def _summary(
         items = having(status)
         if items:
             parts.append(_summary_group(key, title, status, items, reruns, collapsed=collapsed))
-    parts.append("<h4>Per paper</h4>")
-    parts.append(f'<div class="scroll">{_papers_table(groups, statuses)}</div>')
     parts.append("</section>")
     return "\n".join(parts)
 
