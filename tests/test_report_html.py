@@ -67,6 +67,7 @@ def make(
         criterion=StandIn(),
         bound=bound,
         expect=expect,  # type: ignore[arg-type]
+        notes="a note with x_0 and `y_max`",
     )
     return ClaimResult(
         claim=claim,
@@ -185,6 +186,7 @@ def test_bound_as_mathml(page: str) -> None:
 def test_statement_scripts(page: str) -> None:
     rate = card(page, "classic/gd/rate")
     assert "(1 − μ/L)<sup>2T</sup> D0 and e<sup>−a/2</sup>." in rate
+    assert "<dt>Notes</dt><dd>a note with x<sub>0</sub> and <code>y_max</code></dd>" in rate
     assert statement_html("x_0, ρ_max^n, θ̄^(0), Σ_{k≤τ} v_k, `bound_ratio`") == (
         "x<sub>0</sub>, ρ<sub>max</sub><sup>n</sup>, θ̄<sup>(0)</sup>, Σ<sub>k≤τ</sub> "
         "v<sub>k</sub>, <code>bound_ratio</code>"

@@ -499,7 +499,7 @@ def _card(
     out.append(_resolving_power_html(verdict))
     out.append(f"<dt>Reason</dt><dd>{_e(verdict.reason)}</dd>")
     if info.get("notes"):
-        out.append(f"<dt>Notes</dt><dd>{_e(info['notes'])}</dd>")
+        out.append(f"<dt>Notes</dt><dd>{_statement(str(info['notes']))}</dd>")
     out.append("</dl>")
     if verdict.traceback:
         out.append(
