@@ -151,27 +151,29 @@ class _Parser:
         base, big = self.atom()
         # an operator name (log, max, ...) is followed by a thin space, as in TeX
         after = _THIN if function else ""
-        sub = sup = None
+        subs: list[str] = []
+        sups: list[str] = []
         while self.peek() in ("^", "_", "'"):
             token = self.take()
             if token == "'":
-                sup = (sup or "") + "<mo>′</mo>"
-                continue
-            if token == "_" and sub is None:
-                sub = self.argument()
-            elif token == "^" and sup is None:
-                sup = self.argument()
+                sups.append("<mo>′</mo>")
+            elif token == "_" and not subs:
+                subs.append(self.argument())
+            elif token == "^" and not any(not p.startswith("<mo>′") for p in sups):
+                sups.append(self.argument())
             else:
                 raise TexError("double script")
-        if sub is None and sup is None:
+        if not subs and not sups:
             return base + after
+        base = base or "<mrow></mrow>"
+        sub, sup = _element(subs), _element(sups)
         under, over = ("munder", "mover") if big else ("msub", "msup")
-        if sub is not None and sup is not None:
+        if subs and sups:
             both = "munderover" if big else "msubsup"
-            return f"<{both}>{base}<mrow>{sub}</mrow><mrow>{sup}</mrow></{both}>{after}"
-        if sub is not None:
-            return f"<{under}>{base}<mrow>{sub}</mrow></{under}>{after}"
-        return f"<{over}>{base}<mrow>{sup}</mrow></{over}>{after}"
+            return f"<{both}>{base}{sub}{sup}</{both}>{after}"
+        if subs:
+            return f"<{under}>{base}{sub}</{under}>{after}"
+        return f"<{over}>{base}{sup}</{over}>{after}"
 
     def argument(self) -> str:
         """One argument: a group or a single token (``x^2``, ``\\frac12``)."""
@@ -254,6 +256,13 @@ class _Parser:
         raise TexError(f"unsupported command {token}")
 
 
+def _element(parts: list[str]) -> str:
+    """One MathML element of a script's parts (an argument is one element already)."""
+    if len(parts) == 1 and parts[0]:
+        return parts[0]
+    return "<mrow>" + "".join(parts) + "</mrow>"
+
+
 def _plain(text: str) -> str:
     """Text of a ``\\text{}`` argument: TeX escapes undone."""
     return (
@@ -270,7 +279,7 @@ def tex_to_mathml(tex: str) -> str:
     """MathML elements (no ``<math>`` wrapper) of a TeX fragment of the supported subset.
 
     >>> tex_to_mathml(r"\\Vert x_0\\Vert^{2}")
-    '<mo>‖</mo><msub><mi>x</mi><mrow><mn>0</mn></mrow></msub><msup><mo>‖</mo><mrow><mn>2</mn></mrow></msup>'
+    '<mo>‖</mo><msub><mi>x</mi><mn>0</mn></msub><msup><mo>‖</mo><mrow><mn>2</mn></mrow></msup>'
 
     Raises
     ------
