@@ -327,7 +327,8 @@ def test_html_is_self_contained(written: Path, results: list[ClaimResult]) -> No
     assert text.count('src="data:image/png;base64,') == 3  # claims with a figure
     assert "Minimax Estimation for Personalized Federated Learning" in text  # paper title
     assert "<details>" in text and "<summary>Per-point numbers (3 rows)</summary>" in text
-    assert r"\leq" in text  # the bound's statement in LaTeX
+    # the bound's statement as MathML (quantity ≤ expression), no raw TeX
+    assert '<math display="block">' in text and "<mo>≤</mo>" in text and r"\leq" not in text
     assert "classic.gd.strongly-convex" in text
     assert "Counterexample" in text and "77" in text
     assert "grid T ∈ {10, 100, 1000}" in text and "8 cached" in text
@@ -337,7 +338,7 @@ def test_html_is_self_contained(written: Path, results: list[ClaimResult]) -> No
 
 def test_html_escapes_text(written: Path) -> None:
     text = (written / "index.html").read_text("utf-8")
-    assert "<script" not in text
+    assert text.count("<script") == 1  # the page's own inline script, none from a claim
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; a &lt; b" in text
 
 

@@ -322,8 +322,7 @@ def rerun_command(result: ClaimResult, run_info: Mapping[str, Any] | None = None
     judged. A violation without one point (a rate, a crossing) reruns the claim:
     ``fedtheory verify FILE --claims ID --profile P --seed S``.
 
-    >>> # doctest: +SKIP
-    >>> rerun_command(result)
+    >>> rerun_command(result)  # doctest: +SKIP
     "fedtheory replay verification/classic/sgd.py classic/sgd/false-rate T=100 --seed 1234"
     """
     if result.verdict.outcome != "violated":
