@@ -438,6 +438,8 @@ def test_cli_verify_catalog_and_results(tmp_path: Path) -> None:
         "csv",
         "--claims",
         "*/rate",
+        "--catalog",
+        str(claims),
         cwd=tmp_path,
     )
     lines = exported.stdout.strip().splitlines()
@@ -448,7 +450,16 @@ def test_cli_verify_catalog_and_results(tmp_path: Path) -> None:
     )
     assert len(as_json) == 40 and {"params", "outputs", "seed"} <= set(as_json[0])
     cleared = cli(
-        "results", "clear", "--store", str(store), "--claims", "*/rate", "--yes", cwd=tmp_path
+        "results",
+        "clear",
+        "--store",
+        str(store),
+        "--claims",
+        "*/rate",
+        "--catalog",
+        str(claims),
+        "--yes",
+        cwd=tmp_path,
     )
     assert cleared.returncode == 0 and "deleted 24" in cleared.stdout
     with ResultStore(store) as db:
