@@ -278,7 +278,7 @@ def _result(claim_id: str, outcome: str = "holds", expect: str = "holds") -> obj
 
     claim = Claim(
         id=claim_id,
-        source=Citation("classic", "width test"),
+        source=Citation("classic", "width test, a citation long enough to need wrapping " * 2),
         statement="s",
         experiment=_toy_experiment,
         sweeps={p: Sweep(grid={"n": [1]}, replicates=2) for p in ("smoke", "quick")},
@@ -288,9 +288,10 @@ def _result(claim_id: str, outcome: str = "holds", expect: str = "holds") -> obj
     verdict = Verdict(
         outcome,
         "because",
-        predicted="a ≤ 0.5·n^{-1} for every n in the sweep",
-        measured="max ratio 0.9133 at n = 1000 (slack ×1.09)",
+        predicted="a ≤ 0.5·n^{-1} for every n in the sweep " * 3,
+        measured="max ratio 0.9133 at n = 1000 (slack ×1.09) " * 3,
         ci=(0.91, 0.95),
+        numbers={"resolving_power": 880.0},  # a ⚠ line under the measured value
     )
     return ClaimResult(claim, "quick", verdict, 1, 1, 0, 1, 0.1)
 
@@ -304,12 +305,14 @@ def test_the_table_fits_and_keeps_ids_outcome_and_pass(width: int) -> None:
         _result("classic/short/erratum", "violated", "violated"),
     ]
     out = io.StringIO()
-    console = Console(file=out, width=width, force_terminal=False, soft_wrap=False)
+    # as the CLI's console: soft wrap on (commands and ids are never broken)
+    console = Console(file=out, width=width, force_terminal=False, soft_wrap=True)
     report.render_table(results, console)
     text = out.getvalue()
     table = text.split("rerun a counterexample:")[0]  # commands are never wrapped: copyable
     assert max(len(line) for line in table.splitlines()) <= width
     assert "…" not in table  # no cell cut
+    assert table.splitlines()[0].rstrip().endswith("pass")  # not cropped at the right edge
     for result in results:
         assert result.claim.id in text  # whole, on one line: pasteable into --claims
     assert "holds" in text and "violated" in text and "✓" in text

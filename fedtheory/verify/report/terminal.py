@@ -132,9 +132,32 @@ def _build(results: Sequence[ClaimResult], columns: Sequence[str], width: int) -
                 "pass": _pass_cell(result),
             }
             table.add_row(*(cells[name] for name in columns))
-    for column in table.columns:  # rich may squeeze a column below its longest word otherwise
-        column.min_width = _column_minimum(column)
+    _lay_out(table, width)
     return table
+
+
+def _column_natural(column: Column) -> int:
+    lines = [line for cell in (column.header, *column.cells) for line in str(cell).splitlines()]
+    return max((cell_len(line) for line in lines), default=0)
+
+
+def _lay_out(table: Table, width: int) -> None:
+    """Fix the column widths when the table is wider than ``width``: each column gets its
+    longest word, and the room left is shared in proportion to what each column would need
+    to show its cells on one line. (Rich's own shrinking may leave a table wider than the
+    console, which it then crops.)"""
+    minimum = [_column_minimum(c) for c in table.columns]
+    natural = [max(n, m) for n, m in zip(map(_column_natural, table.columns), minimum, strict=True)]
+    gaps = 2 * (len(table.columns) - 1)
+    if sum(natural) + gaps <= width or sum(minimum) + gaps > width:
+        for column, least in zip(table.columns, minimum, strict=True):
+            column.min_width = least
+        return
+    room = width - gaps - sum(minimum)
+    wants = [n - m for n, m in zip(natural, minimum, strict=True)]
+    total = sum(wants)
+    for column, least, want in zip(table.columns, minimum, wants, strict=True):
+        column.width = least + (room * want) // total
 
 
 def _column_minimum(column: Column) -> int:
@@ -187,7 +210,8 @@ def render_table(
     if not results:
         console.print("no claims")
         return
-    console.print(_build(results, table_columns(results, console), console.width))
+    # never soft-wrapped: a soft-wrapping console would let the table grow past its width
+    console.print(_build(results, table_columns(results, console), console.width), soft_wrap=False)
     render_notes(results, console, run_info=run_info, debug=debug)
 
 
