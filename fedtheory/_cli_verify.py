@@ -285,8 +285,7 @@ def verify_commands(
         finally:
             progress.stop()
         results = list(run.results)
-        run_id = _record_run(run, store)
-        info = {**run.info, "run_id": run_id}
+        info = dict(run.info)
         if output_format == "table":
             report.render_table(results, out, run_info=info, debug=debug(ctx))
         elif output_format == "compact":
@@ -302,9 +301,12 @@ def verify_commands(
                 f"cannot write the report ({exc.strerror or exc}); the results are in "
                 f"{store}: rerun with another --report or --junitxml to judge them again"
             )
-        seconds = process_seconds()
+        seconds = process_seconds()  # the command's wall time, the report included
+        run_id = _record_run(run, store, seconds)
         if output_format == "json":
-            document = report.verdicts_document(results, run_info={**info, "seconds": seconds})
+            document = report.verdicts_document(
+                results, run_info={**info, "seconds": seconds, "run_id": run_id}
+            )
             click.echo(json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False))
             target = err_console
         else:
@@ -394,13 +396,16 @@ def _last_failed_claims(
     return [escape_glob(c) for c in failed]
 
 
-def _record_run(run: Any, store: str) -> int | None:
-    """Record the run's verdicts in the store (``fedtheory runs``); its id."""
+def _record_run(run: Any, store: str, seconds: float) -> int | None:
+    """Record the run's verdicts in the store (``fedtheory runs``), with the command's wall
+    time; its id."""
     from fedtheory.verify.report import summarize
     from fedtheory.verify.runs import run_record
     from fedtheory.verify.store import ResultStore
 
     with ResultStore(store) as results:
         return results.record_run(
-            run.info, summarize(run.results), [run_record(r) for r in run.results]
+            {**run.info, "seconds": seconds},
+            summarize(run.results),
+            [run_record(r) for r in run.results],
         )

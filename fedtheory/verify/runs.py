@@ -249,8 +249,15 @@ def headlines(record: Mapping[str, Any]) -> dict[str, tuple[float, tuple[float, 
     return found
 
 
+#: Relative slack of the CI rule: a value outside an interval by less is rounding, not a move
+#: (a degenerate interval, lo = hi, of an exact fit would otherwise flag the last bit).
+_ROUNDING = 1e-9
+
+
 def _outside(value: float, interval: tuple[float, float]) -> bool:
-    return value < interval[0] or value > interval[1]
+    low, high = interval
+    slack = _ROUNDING * max(1.0, abs(value), abs(low), abs(high))
+    return value < low - slack or value > high + slack
 
 
 def diff_runs(
@@ -262,8 +269,9 @@ def diff_runs(
     - **moved**: claims in both runs with a number that has a confidence interval in both
       (:func:`headlines`: a rate's fitted exponent, a crossing's location, a scaling slope)
       where the rule says it moved: *the new value lies outside the old CI, or the old value
-      outside the new CI*. A number that moved within both intervals is noise at the run's
-      confidence level and is not reported; a claim may both flip and move;
+      outside the new CI* (by more than a relative 10⁻⁹: rounding is not a move). A number
+      that moved within both intervals is noise at the run's confidence level and is not
+      reported; a claim may both flip and move;
     - **added** / **removed**: claims only in the second / only in the first run;
     - **unchanged**: the number of claims in both runs that neither flipped nor moved.
 
