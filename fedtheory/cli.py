@@ -848,11 +848,10 @@ def _data_filter(
             claims_of.setdefault(loaded.claim.measurement.id, []).append(loaded.claim.id)
     wanted: set[str] | None = None
     if pattern is not None:
-        wanted = {
-            measurement
-            for measurement, ids in claims_of.items()
-            if any(fnmatch.fnmatchcase(i, pattern) for i in ids)
-        }
+        from fedtheory.verify.selection import id_matcher
+
+        matches = id_matcher([pattern])
+        wanted = {measurement for measurement, ids in claims_of.items() if any(map(matches, ids))}
         if not wanted:
             _fail(f"--claims={pattern}: matches none of the claims under {catalog}")
 

@@ -868,9 +868,8 @@ def execute(
             progress(done, total)
         if on_progress is not None and costs is not None:
             claims_done = len(session.results) if session is not None else 0
-            running = tuple(
-                sorted(c for c in started if session is None or c not in _judged_ids(session))
-            )
+            judged = _judged_ids(session) if session is not None else set()
+            running = tuple(sorted(started - judged))
             on_progress(
                 RunProgress(
                     done, total, costs.done, costs.total(), claims_done, claims_total, running

@@ -136,9 +136,14 @@ def _build(results: Sequence[ClaimResult], columns: Sequence[str], width: int) -
     return table
 
 
+def _column_lines(column: Column) -> list[str]:
+    """Every line of the column's header and cells."""
+    return [line for cell in (column.header, *column.cells) for line in str(cell).splitlines()]
+
+
 def _column_natural(column: Column) -> int:
-    lines = [line for cell in (column.header, *column.cells) for line in str(cell).splitlines()]
-    return max((cell_len(line) for line in lines), default=0)
+    """The column's width with every cell on its own lines, unwrapped."""
+    return max((cell_len(line) for line in _column_lines(column)), default=0)
 
 
 def _lay_out(table: Table, width: int) -> None:
@@ -163,9 +168,9 @@ def _lay_out(table: Table, width: int) -> None:
 def _column_minimum(column: Column) -> int:
     """The longest word of the column's cells (the whole line for a column that does not
     wrap): narrower, a cell would cut a word."""
-    lines = [line for cell in (column.header, *column.cells) for line in str(cell).splitlines()]
     if column.no_wrap:
-        return max((cell_len(line) for line in lines), default=0)
+        return _column_natural(column)
+    lines = _column_lines(column)
     return max((cell_len(word) for line in lines for word in line.split()), default=0)
 
 
