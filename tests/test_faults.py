@@ -27,7 +27,7 @@ import pytest
 
 from fedtheory.errors import ParameterError
 from fedtheory.verify import discover, discovery, verify
-from fedtheory.verify.executors import DaskExecutor, run_task
+from fedtheory.verify.executors import DaskExecutor, Executor, run_task
 from fedtheory.verify.runner import plan
 
 pytestmark = pytest.mark.faults
@@ -557,7 +557,7 @@ def test_a_dying_worker_is_an_error_verdict_and_the_run_goes_on(
     assert outcomes(tmp_path / "report") == {
         "classic/faults/dies": "error",
         "classic/faults/fine": "holds",
-    }
+    }, done.stdout
     signal_name = {"sigkill": "SIGKILL", "segfault": "SIGSEGV"}[action]
     message = f"the worker process running it died (killed by {signal_name})"
     assert message in done.stdout
@@ -570,6 +570,50 @@ def test_a_dying_worker_is_an_error_verdict_and_the_run_goes_on(
         "classic/faults/dies": "holds",
         "classic/faults/fine": "holds",
     }
+
+
+class _RetryingExecutor(Executor):
+    """Answers every task in two pieces, as the local executor does for a task that was lost
+    with a broken pool through no fault of its own: first the replicates it finished, marked
+    partial, then the others from the retry. Serial, in this process."""
+
+    workers = 1
+    description = "retrying, in process"
+
+    def __init__(self) -> None:
+        self.pieces: list[tuple[int, int, bool]] = []  # (task, replicates, partial)
+
+    def run(self, tasks, *, timeout=None):
+        for task in tasks:
+            first, rest = task["replicates"][:1], task["replicates"][1:]
+            for replicates, partial in ((first, bool(rest)), (rest, False)):
+                if replicates:
+                    outcome = run_task({**task, "replicates": replicates})
+                    outcome["partial"] = partial
+                    self.pieces.append((int(task["task"]), len(replicates), partial))
+                    yield outcome
+
+    def abort(self):
+        return []
+
+
+def test_a_claim_is_judged_only_when_its_retried_tasks_have_answered(tmp_path: Path) -> None:
+    """Before: a task's partial answer (the replicates finished before its pool broke) counted
+    as the task's answer, and the claim was judged before the retry brought the rest: 'error'
+    for a claim that holds (seen once in CI, with a worker killed beside it)."""
+    write_claim(tmp_path, "fine", replicates=4, block=2)
+    executor = _RetryingExecutor()
+    judged: list[tuple[str, int]] = []
+    run = verify(
+        tmp_path,
+        profile="smoke",
+        executor=executor,
+        store=tmp_path / "s.sqlite",
+        on_claim=lambda r: judged.append((r.claim.id, len(executor.pieces))),
+    )
+    assert any(partial for _, _, partial in executor.pieces)
+    assert judged == [("classic/faults/fine", len(executor.pieces))]
+    assert [r.verdict.outcome for r in run.results] == ["holds"]
 
 
 @pytest.mark.slow

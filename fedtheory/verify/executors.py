@@ -342,10 +342,14 @@ class Executor(abc.ABC):
         """Yield the result of every task, as each completes.
 
         A task lost with its worker yields an error outcome (with the replicates it finished);
-        the executor goes on with the others. ``timeout`` (seconds): a claim (the tasks with
-        one ``"claim"``) still running that long after its first task started is stopped, its
-        tasks ending with a ``TimeoutError`` outcome; an executor that cannot stop a running
-        task raises :class:`~fedtheory.errors.ParameterError` for a ``timeout``.
+        the executor goes on with the others. A task the executor runs again (its worker was
+        lost, through no fault of its own) may first yield the replicates it finished, marked
+        ``"partial": True``: the task has not answered yet, its other replicates follow.
+
+        ``timeout`` (seconds): a claim (the tasks with one ``"claim"``) still running that long
+        after its first task started is stopped, its tasks ending with a ``TimeoutError``
+        outcome; an executor that cannot stop a running task raises
+        :class:`~fedtheory.errors.ParameterError` for a ``timeout``.
         """
 
     @abc.abstractmethod
@@ -555,6 +559,7 @@ class LocalExecutor(Executor):
                 yield outcome, None
             else:
                 outcome["error"] = outcome["failed"] = None
+                outcome["partial"] = bool(remaining)
                 yield outcome, ({**task, "replicates": remaining} if remaining else None)
 
     def abort(self) -> list[dict[str, Any]]:

@@ -861,6 +861,7 @@ def execute(
     claims_total = len(session.planned) if session is not None else len(todo)
     done = 0
     answered: set[int] = set()
+    partly: dict[int, int] = {}  # task -> replicates it answered before a retry
     started: set[str] = set()
 
     def report() -> None:
@@ -894,11 +895,20 @@ def execute(
             kept = keep(outcome)
             done += kept
             index = int(outcome["task"])
+            partial = bool(outcome.get("partial"))
+            # a partial outcome answers for its own replicates; the task's last for the rest
+            counted = len(outcome["results"]) if partial else len(tasks[index]["replicates"])
+            counted -= 0 if partial else partly.pop(index, 0)
+            if partial:
+                partly[index] = partly.get(index, 0) + counted
             if costs is not None:
                 measurement = by_id[outcome["claim"]].loaded.claim.measurement.id
                 seconds = sum(float(r["seconds"]) for r in outcome["results"])
-                costs.finished(measurement, seconds, kept, len(tasks[index]["replicates"]))
+                costs.finished(measurement, seconds, kept, counted)
             started.add(outcome["claim"])
+            if partial:  # its worker pool broke: the other replicates are being run again
+                report()
+                continue
             error = None
             if outcome["error"]:
                 planned = by_id[outcome["claim"]]
