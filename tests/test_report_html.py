@@ -18,7 +18,7 @@ from fedtheory.verify import Claim, ClaimResult, Sweep, Verdict
 from fedtheory.verify.criteria import Criterion
 from fedtheory.verify.report import write_html
 from fedtheory.verify.report._common import rerun_command
-from fedtheory.verify.report._math import (
+from fedtheory.bounds._mathml import (
     TexError,
     bound_mathml,
     statement_html,

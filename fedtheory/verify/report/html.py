@@ -37,7 +37,7 @@ from fedtheory.verify.report._common import (
     short_number,
     summarize,
 )
-from fedtheory.verify.report._math import bound_mathml, statement_html
+from fedtheory.bounds._mathml import bound_mathml, statement_html
 from fedtheory.verify.verdict import Verdict, plain_data
 
 __all__ = ["write_html"]

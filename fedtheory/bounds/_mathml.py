@@ -1,5 +1,9 @@
-"""Mathematics for ``index.html`` without network: MathML for bounds, sub/superscripts for
+"""Mathematics for HTML pages without network: MathML for bounds, sub/superscripts for
 statements.
+
+Shared by the verification report (``report/index.html``, :mod:`fedtheory.verify.report`) and the
+bound explorer (:mod:`fedtheory.explore`); it lives with the bounds because it renders them and
+needs sympy alone, so that both pages import it downward.
 
 A bound is shown as presentation MathML (rendered natively by current browsers, MathML Core):
 its expression through sympy's presentation printer, the symbols by their LaTeX names and the
