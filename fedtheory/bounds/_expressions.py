@@ -39,6 +39,7 @@ __all__ = [
     "check_real",
     "exact_number",
     "lambdify",
+    "lambdify_form",
     "mp_harmonic",
     "prepare_for_lambdify",
     "real_array",
@@ -328,6 +329,30 @@ def exact_number(value: Any, parameter: str = "value", symbol: sp.Symbol | None 
     return sp.Rational(repr(number))
 
 
+def lambdify_form(args: Sequence[Any], expr: sp.Basic) -> tuple[sp.Basic, list[sp.Basic]]:
+    """``expr`` as :func:`lambdify` compiles it: each argument replaced by its placeholder.
+
+    Returns the rewritten expression and the placeholder of each argument (in ``args``
+    order): a Symbol ``Dummy_<n>`` in an expression, a Dummy of that name in a relation. The
+    order in which code printers write the factors of a product depends on these names, and
+    with it the rounding (and overflow) of float64 arithmetic: a printer that must compute
+    what ``lambdify``'s code computes (the explorer's JavaScript) prints this form.
+    """
+    placeholders: dict[Any, sp.Basic] = {}
+    # the order in which lambdify's preprocessing numbers its placeholders
+    numbered = reversed(list(sp.ordered(zip(args, range(len(args)), strict=True))))
+    for rank, (arg, _) in enumerate(numbered):
+        name = f"Dummy_{rank:04d}"
+        if isinstance(expr, sp.Expr):
+            # in an expression lambdify replaces the argument by a Symbol named like its Dummy
+            placeholders[arg] = uniquely_named_symbol(name, expr, modify=lambda s: "_" + s)
+        else:
+            # in a relation by the Dummy itself, which the code printers write "_Dummy_<n>"
+            placeholders[arg] = sp.Dummy(name)
+        expr = expr.xreplace({arg: placeholders[arg]})
+    return expr, [placeholders[a] for a in args]
+
+
 def lambdify(args: Sequence[Any], expr: sp.Basic, modules: list[Any]) -> Any:
     """``sympy.lambdify(args, expr, modules=modules, dummify=True)``, alike in every process.
 
@@ -337,8 +362,9 @@ def lambdify(args: Sequence[Any], expr: sp.Basic, modules: list[Any]) -> Any:
     value, then depended on the process's history: a bound compiled while the count crossed
     a power of ten ("Dummy_999" sorts after "Dummy_1000") multiplied its factors in another
     order than in a fresh process. Here the placeholders are made as lambdify makes them, in
-    the same sequence, but named ``Dummy_0000``, ``Dummy_0001``, ...: one width, so their order
-    is that of a fresh process, and the generated code is the one a fresh process compiles.
+    the same sequence, but named ``Dummy_0000``, ``Dummy_0001``, ... (:func:`lambdify_form`):
+    one width, so their order is that of a fresh process, and the generated code is the one a
+    fresh process compiles.
 
     Parameters
     ----------
@@ -349,20 +375,8 @@ def lambdify(args: Sequence[Any], expr: sp.Basic, modules: list[Any]) -> Any:
     modules
         As for :func:`sympy.lambdify`.
     """
-    placeholders: dict[Any, sp.Basic] = {}
-    parameters: dict[Any, sp.Symbol] = {}
-    # the order in which lambdify's preprocessing numbers its placeholders
-    numbered = reversed(list(sp.ordered(zip(args, range(len(args)), strict=True))))
-    for rank, (arg, _) in enumerate(numbered):
-        name = f"Dummy_{rank:04d}"
-        if isinstance(expr, sp.Expr):
-            # in an expression lambdify replaces the argument by a Symbol named like its Dummy
-            symbol = uniquely_named_symbol(name, expr, modify=lambda s: "_" + s)
-            placeholders[arg] = parameters[arg] = symbol
-        else:
-            # in a relation by the Dummy itself, which the code printers write "_Dummy_<n>";
-            # the parameter is a Symbol of that name (a Dummy argument would be renamed again)
-            placeholders[arg] = sp.Dummy(name)
-            parameters[arg] = sp.Symbol("_" + name)
-        expr = expr.xreplace(placeholders)
-    return sp.lambdify([parameters[a] for a in args], expr, modules=modules, dummify=False)
+    form, placeholders = lambdify_form(args, expr)
+    # a Dummy placeholder (in a relation) is printed "_Dummy_<n>": the parameter is a Symbol
+    # of that name (a Dummy argument would be renamed again)
+    parameters = [sp.Symbol("_" + p.name) if isinstance(p, sp.Dummy) else p for p in placeholders]
+    return sp.lambdify(parameters, form, modules=modules, dummify=False)
