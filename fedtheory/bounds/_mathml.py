@@ -29,7 +29,14 @@ from typing import Any
 import sympy as sp
 from sympy.printing.mathml import MathMLPresentationPrinter
 
-__all__ = ["TexError", "bound_mathml", "statement_html", "tex_to_mathml"]
+__all__ = [
+    "GREEK_LETTERS",
+    "TexError",
+    "bound_mathml",
+    "expression_mathml",
+    "statement_html",
+    "tex_to_mathml",
+]
 
 
 class TexError(ValueError):
@@ -63,6 +70,8 @@ _OPERATORS = {
     "forall": "∀", "exists": "∃", "wedge": "∧", "vee": "∨", "ll": "≪", "gg": "≫",
     "equiv": "≡", "coloneqq": "≔", "prime": "′", "%": "%", "_": "_", "&": "&", "#": "#",
 }  # fmt: skip
+#: Letters by LaTeX command (``alpha`` → α, ``Gamma`` → Γ), for plain-text names.
+GREEK_LETTERS: dict[str, str] = {**_GREEK, **_UPRIGHT}
 _BIG = {"sum": "∑", "prod": "∏", "int": "∫", "bigcup": "⋃", "bigcap": "⋂"}
 _LIMIT_FUNCTIONS = frozenset(
     {"max", "min", "sup", "inf", "lim", "limsup", "liminf", "argmax", "argmin", "Pr"}
