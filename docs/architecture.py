@@ -48,6 +48,7 @@ ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ("exact", 1, ("fedtheory.exact",)),
     ("plotting", 1, ("fedtheory.plotting",)),
     ("problems", 2, ("fedtheory.problems",)),
+    ("explore", 2, ("fedtheory.explore",)),
     ("algorithms", 3, ("fedtheory.algorithms",)),
     ("verify", 4, ("fedtheory.verify",)),
     ("papers", 4, ("fedtheory.papers",)),
@@ -59,6 +60,7 @@ ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
             "fedtheory.cli",
             "fedtheory._cli_worstcase",
             "fedtheory._cli_init",
+            "fedtheory._cli_explore",
             "fedtheory.figures",
             "fedtheory.scaffold",
         ),
@@ -75,6 +77,8 @@ DOORS: dict[str, set[str]] = {
     "exact": {"base", "exact"},
     "plotting": {"base", "plotting"},
     "problems": {"base", "exact", "problems"},
+    # the bound explorer page: bounds printed to JavaScript and MathML
+    "explore": {"base", "bounds", "explore"},
     "algorithms": {"base", "problems", "algorithms"},
     "verify": {"base", "bounds", "stats", "exact", "plotting", "problems", "algorithms", "verify"},
     "papers": _CORE | {"papers"},  # a paper package: the core and itself (checked below)

@@ -1,7 +1,7 @@
 """Command-line interface: ``fedtheory bounds``, ``catalog``, ``results``, ``figures``;
 ``verify`` and ``replay`` (in :mod:`fedtheory._cli_verify`); ``runs`` (in
 :mod:`fedtheory._cli_runs`); ``worstcase`` (in :mod:`fedtheory._cli_worstcase`); ``init`` (in
-:mod:`fedtheory._cli_init`).
+:mod:`fedtheory._cli_init`); ``explore`` (in :mod:`fedtheory._cli_explore`).
 
 A thin layer over :mod:`fedtheory.bounds`: it parses arguments, calls the library and formats
 the answers (rich tables on stdout). Every :class:`~fedtheory.errors.FedTheoryError` and every
@@ -22,6 +22,7 @@ Examples
     fedtheory bounds check
     fedtheory worstcase fedavg m=2 K=4 T=3 L=1 mu=0.1 eta=0.5 zeta2=1 R2=1
     fedtheory init mypaper
+    fedtheory explore minimax.gmq.plt minimax.gmq.fedavg --axis R --flat -o dichotomy.html
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from fedtheory._cli_explore import explore_command
 from fedtheory._cli_init import init_command
 from fedtheory._cli_runs import runs_group
 from fedtheory._cli_verify import verify_commands
@@ -1094,6 +1096,7 @@ cli.add_command(
     runs_group(console=_console, fail=_fail, open_store=_open_store, group_cls=FedTheoryGroup)
 )
 cli.add_command(init_command(console=_console))
+cli.add_command(explore_command(console=_console, fail=_fail, parse_pairs=parse_pairs))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

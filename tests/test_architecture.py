@@ -36,6 +36,7 @@ LAZY_IMPORTS = {
     "fedtheory._cli_runs": "start-up time",
     "fedtheory._cli_verify": "start-up time",
     "fedtheory._cli_init": "start-up time",
+    "fedtheory._cli_explore": "start-up time",
     # a figure script's command imports the runner only when it draws
     "fedtheory.figures": "start-up time",
     # a worker loads claim files by path, once it runs a task
@@ -59,7 +60,17 @@ def test_the_module_graph_has_no_circle() -> None:
 
 
 def test_no_core_module_imports_a_paper() -> None:
-    core = {"base", "bounds", "stats", "exact", "plotting", "problems", "algorithms", "verify"}
+    core = {
+        "base",
+        "bounds",
+        "stats",
+        "exact",
+        "plotting",
+        "problems",
+        "explore",
+        "algorithms",
+        "verify",
+    }
     offenders = [
         edge
         for edge in architecture.import_graph()
@@ -122,6 +133,8 @@ def test_the_rules_catch_planted_violations(tmp_path: Path) -> None:
         ("fedtheory._jit", "base"),
         ("fedtheory.verify.criteria.rates", "verify"),
         ("fedtheory.problems", "problems"),
+        ("fedtheory.explore.page", "explore"),
+        ("fedtheory._cli_explore", "app"),
     ],
 )
 def test_rooms_of_modules(module: str, room: str) -> None:
