@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: verify test lint figures architecture bootstrap clean
+.PHONY: verify test lint figures architecture explorer bootstrap clean
 
 verify: $(VENV)/.installed-core
 	@# Runs the claim catalog (verification/) with the quick profile: verdict table on the
@@ -22,6 +22,11 @@ figures: architecture $(VENV)/.installed-core
 architecture: $(VENV)/.installed-core
 	@# The import graph of the package (docs/figures/architecture.png); fails on a broken rule.
 	@$(BIN)/python docs/architecture.py
+
+explorer: $(VENV)/.installed-core
+	@# The documentation's bound explorer pages (docs/explorer/*.html, generated, not committed)
+	@# and their screenshots docs/figures/explorer_*.png (headless Chromium).
+	@$(BIN)/python docs/explorer/pages.py docs/explorer --screenshots docs/figures
 
 test: $(VENV)/.installed-test
 	@# Two workers (pytest-xdist): the suite runs on both cores; every test still runs.

@@ -48,11 +48,11 @@ ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ("exact", 1, ("fedtheory.exact",)),
     ("plotting", 1, ("fedtheory.plotting",)),
     ("problems", 2, ("fedtheory.problems",)),
-    ("explore", 2, ("fedtheory.explore",)),
     ("algorithms", 3, ("fedtheory.algorithms",)),
     ("verify", 4, ("fedtheory.verify",)),
     ("papers", 4, ("fedtheory.papers",)),
     ("worstcase", 4, ("fedtheory.worstcase",)),
+    ("explore", 3, ("fedtheory.explore",)),
     (
         "app",
         5,

@@ -73,7 +73,7 @@ PAGES: dict[str, dict[str, Any]] = {
         ],
         "axis": "epsilon",
         "values": {"C": 1, "phi": 50, "m": 1000},
-        "ranges": {"epsilon": (1e-12, 1.0)},
+        "ranges": {"epsilon": (1e-8, 1.0)},
         "title": "Federated oracle complexity: FedLRGD vs FedAve vs federated GD",
         "note": (
             "Γ against the target accuracy ε: FedLRGD in Proposition 1's regime "

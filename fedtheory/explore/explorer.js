@@ -584,7 +584,11 @@ const F = {
       const head = el("div", { class: "var-head" }, [
         el("span", { class: "sym", html: v.label }),
         el("span", { class: "domain", text: v.tie !== null ? `= ${v.tie}` : v.domain })]);
-      if (v.constantOf) head.insertBefore(el("code", { class: "of", text: v.constantOf }), head.children[1]);
+      if (v.constantOf) {
+        head.insertBefore(el("code", { class: "of", text: v.constantOf }), head.children[1]);
+      } else if (v.plain !== v.key) {
+        head.insertBefore(el("code", { class: "of", text: v.key }), head.children[1]);
+      }
       const row = el("div", { class: "var", id: `var-${v.key}`, "data-key": v.key }, [head]);
       if (v.tie !== null) {
         head.append(el("span", { class: "badge", text: "tied" }));
