@@ -179,6 +179,11 @@ def test_every_expressible_bound_agrees_with_evaluate(tmp_path: Path) -> None:
     steps = [
         {"op": "evaluateMany", "points": inside_points},
         {"op": "evaluateMany", "points": outside_points},
+        # Assouad's per-δ bound d δ²(1 − √2 c_X δ √n_i)/2 turns negative for large δ
+        {"op": "axis", "key": "delta_i"},
+        {"op": "values"},
+        {"op": "plotted"},
+        {"op": "messages"},
     ]
     page = explorer_html(expressible, "T", flat=True)
     request = json.dumps({"steps": steps}).replace("</", "<\\/")
@@ -192,7 +197,7 @@ def test_every_expressible_bound_agrees_with_evaluate(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     output = _clean(run_page(path, budget_ms=20000))
-    inside, out = output["results"]
+    inside, out, _, page_values, plotted, messages = output["results"]
     assert output["bounds"] == [b.id for b in expressible]
     mismatches = []
     overflows: list[str] = []
@@ -212,6 +217,16 @@ def test_every_expressible_bound_agrees_with_evaluate(tmp_path: Path) -> None:
     assert len(overflows) < 20, overflows  # the exception, not the rule
     for (bound_id, failed), (_, page_failed) in zip(outside, out, strict=True):
         assert set(page_failed) == failed, (bound_id, failed, page_failed)
+    # values that are not positive are not drawn on the log scale, with a note
+    assouad = [b.id for b in expressible].index("minimax.thm8.assouad")
+    drawn = plotted[assouad]
+    assert drawn and all(y > 0 for _, y in drawn)
+    # 1 − √2 c_X δ √n_i < 0 beyond
+    negative = 1 / (2**0.5 * page_values["c_X"] * page_values["n_i"] ** 0.5)
+    assert max(x for x, _ in drawn) <= negative < 10  # 10: the end of the plotted range
+    notes = [m["text"] for m in messages if m["bound"] == assouad]
+    assert len(notes) == 1 and notes[0].startswith("minimax.thm8.assouad is not drawn for delta_i")
+    assert notes[0].endswith("to 10: the value is not positive (log scale)"), notes
 
 
 def _keyed(bound: bounds.Bound, point: dict[str, Any]) -> dict[str, Any]:

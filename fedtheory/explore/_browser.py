@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fedtheory.errors import ParameterError
+from fedtheory.errors import FedTheoryError
 
 __all__ = ["BROWSER_NAMES", "PageRun", "find_chromium", "fragment", "run_page", "screenshot"]
 
@@ -84,7 +84,7 @@ def fragment(request: Mapping[str, Any]) -> str:
 def _run(arguments: Sequence[str], *, timeout: float) -> tuple[str, list[str]]:
     browser = find_chromium()
     if browser is None:
-        raise ParameterError(
+        raise FedTheoryError(
             f"no Chromium found (tried {', '.join(BROWSER_NAMES)} on PATH); install it, e.g. "
             "apt-get install chromium"
         )
@@ -98,7 +98,7 @@ def _run(arguments: Sequence[str], *, timeout: float) -> tuple[str, list[str]]:
         )
     console = [m[1] for m in map(_CONSOLE.search, completed.stderr.splitlines()) if m]
     if completed.returncode != 0:
-        raise ParameterError(
+        raise FedTheoryError(
             f"chromium exited with status {completed.returncode}: "
             f"{completed.stderr.strip().splitlines()[-1:] or ''}"
         )

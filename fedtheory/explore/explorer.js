@@ -355,6 +355,7 @@ const F = {
   function ticks(lo, hi) {
     // decades inside [lo, hi] (log10 values), with 2 and 5 when fewer than three decades
     const out = [];
+    if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi - lo > 400) return out;
     const first = Math.floor(lo);
     const dense = hi - lo < 2.5;
     for (let d = first; d <= Math.ceil(hi); d++) {

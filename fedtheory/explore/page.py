@@ -447,23 +447,27 @@ def _formulas(bounds: Sequence[Bound]) -> str:
     """The generated JavaScript: each bound's value and hypotheses as functions of ``x``, the
     array of its symbols' values (in the order of ``bound.info``).
 
-    Each is printed twice: from the bound's own expression first, so that a construct the
-    printer cannot express is named in the bound's terms; then in the form ``Bound.evaluate``
-    compiles (:func:`~fedtheory.bounds._expressions.lambdify_form`: the same placeholders, so
-    the same order of the factors of every product), so that the page's float64 arithmetic
-    is numpy's, rounding and overflow included.
+    Each is printed in the form ``Bound.evaluate`` compiles
+    (:func:`~fedtheory.bounds._expressions.lambdify_form`: the same placeholders, so the same
+    order of the factors of every product), so that the page's float64 arithmetic is numpy's,
+    rounding and overflow included. A construct the printer cannot express is refused in the
+    bound's own terms (the expression is printed again with its symbols' names).
     """
     lines = ["const FORMULAS = ["]
     for bound in bounds:
         symbols = [info.symbol for info in bound.info.values()]
         names = {symbol: f"x[{i}]" for i, symbol in enumerate(symbols)}
-        for expr in (bound.expr, *bound.conditions):
-            javascript_code(expr, names, bound_id=bound.id)
         printed = []
         for expr in (bound.expr, *bound.conditions):
+            if bound.sequences:  # refused, in the bound's own terms
+                javascript_code(expr, names, bound_id=bound.id)
             form, placeholders = lambdify_form(symbols, prepare_for_lambdify(expr))
             slots = {p: f"x[{i}]" for i, p in enumerate(placeholders)}
-            printed.append(javascript_code(form, slots, bound_id=bound.id))
+            try:
+                printed.append(javascript_code(form, slots, bound_id=bound.id))
+            except ParameterError:
+                javascript_code(expr, names, bound_id=bound.id)  # the refusal, named plainly
+                raise
         value, *hypotheses = printed
         lines.append(f"  {{ // {bound.id}")
         lines.append(f"    value: (x) => {value},")
