@@ -15,15 +15,15 @@ import pytest
 from fedtheory import bounds
 from fedtheory.bounds import Citation
 from fedtheory.verify import Claim, ClaimResult, Sweep, Verdict
-from fedtheory.verify.criteria import Criterion
-from fedtheory.verify.report import write_html
-from fedtheory.verify.report._common import rerun_command
-from fedtheory.verify.report._math import (
+from fedtheory.verify._math import (
     TexError,
     bound_mathml,
     statement_html,
     tex_to_mathml,
 )
+from fedtheory.verify.criteria import Criterion
+from fedtheory.verify.report import write_html
+from fedtheory.verify.report._common import rerun_command
 
 EVIL = "<img src=x onerror=alert(1)>\"'&"
 

@@ -1,5 +1,5 @@
-"""Mathematics for ``index.html`` without network: MathML for bounds, sub/superscripts for
-statements.
+"""Mathematics without network for ``index.html`` and the notebook displays (``_repr_html_``):
+MathML for bounds, sub/superscripts for statements.
 
 A bound is shown as presentation MathML (rendered natively by current browsers, MathML Core):
 its expression through sympy's presentation printer, the symbols by their LaTeX names and the
