@@ -167,10 +167,14 @@ def test_example_satisfies_hypotheses(bound_id: str) -> None:
 def test_latex_renders(bound_id: str) -> None:
     """LaTeX of the expression and the notebook representation of the statement render with
     matplotlib's mathtext (the figures overlay them): ``_repr_latex_`` is ``$…$`` without
-    ``\\displaystyle``, the statement through ``mathtext_latex``."""
+    ``\\displaystyle``, the statement and then every hypothesis through ``mathtext_latex``."""
     bound = bounds.get(bound_id)
     notebook = bound._repr_latex_()
-    assert notebook == f"${mathtext_latex(bound.statement_latex())}$"
+    assert notebook.startswith(f"${mathtext_latex(bound.statement_latex())}")
+    assert notebook.endswith("$") and notebook.count("$") == 2
+    for hypothesis in bound.hypotheses_latex():
+        assert mathtext_latex(hypothesis) in notebook
+    assert (r"\text{if }" in notebook) == bool(bound.hypotheses)
     assert r"\displaystyle" not in notebook
     for text in (f"${bound.latex()}$", notebook):
         assert text.strip("$ ")

@@ -82,16 +82,17 @@ def test_long_legend_is_inside_the_figure(count: int) -> None:
 
 
 def test_report_figure_carries_the_stamp(tmp_path, monkeypatch) -> None:
+    from fedtheory.verify import _display
     from fedtheory.verify.report import _common
 
     captured = []
-    original = _common.figure_from_spec
+    original = _display.figure_from_spec  # the report draws a claim's figure there
 
     def recording(*args, **kwargs):
         captured.append(original(*args, **kwargs))
         return captured[-1]
 
-    monkeypatch.setattr(_common, "figure_from_spec", recording)
+    monkeypatch.setattr(_display, "figure_from_spec", recording)
 
     class _Claim:
         id = "classic/unit/claim"

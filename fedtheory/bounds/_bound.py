@@ -1065,10 +1065,19 @@ class Bound:
         text: str = sp.pretty(self.expr, use_unicode=True, num_columns=num_columns)
         return text
 
+    def hypotheses_latex(self) -> list[str]:
+        """LaTeX of each hypothesis (its relation, symbols by their LaTeX names)."""
+        return [str(sp.latex(h.relation, symbol_names=self.symbol_names)) for h in self.hypotheses]
+
     def _repr_latex_(self) -> str:
-        """``$…$`` LaTeX of the statement that Jupyter (MathJax) and matplotlib's mathtext both
-        render (``fig.text(x, y, bound._repr_latex_())``), via :func:`mathtext_latex`."""
-        return f"${mathtext_latex(self.statement_latex())}$"
+        r"""``$…$`` LaTeX of the statement and its hypotheses, ``Q ≤ f \quad \text{if } h_1,\;
+        h_2``, that Jupyter (MathJax) and matplotlib's mathtext both render
+        (``fig.text(x, y, bound._repr_latex_())``), via :func:`mathtext_latex`."""
+        text = self.statement_latex()
+        hypotheses = self.hypotheses_latex()
+        if hypotheses:
+            text += r" \quad \text{if } " + r",\; ".join(hypotheses)
+        return f"${mathtext_latex(text)}$"
 
     def __str__(self) -> str:
         return f"{self.quantity} {self.relation} {sp.sstr(self.expr)}"

@@ -1,9 +1,10 @@
 """Mathematics for HTML pages without network: MathML for bounds, sub/superscripts for
 statements.
 
-Shared by the verification report (``report/index.html``, :mod:`fedtheory.verify.report`) and the
-bound explorer (:mod:`fedtheory.explore`); it lives with the bounds because it renders them and
-needs sympy alone, so that both pages import it downward.
+Shared by the verification report (``report/index.html``, :mod:`fedtheory.verify.report`), the
+notebook displays (``_repr_html_``, :mod:`fedtheory.verify._display`) and the bound explorer
+(:mod:`fedtheory.explore`); it lives with the bounds because it renders them and needs sympy
+alone, so that all of them import it downward.
 
 A bound is shown as presentation MathML (rendered natively by current browsers, MathML Core):
 its expression through sympy's presentation printer, the symbols by their LaTeX names and the

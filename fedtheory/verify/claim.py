@@ -27,11 +27,21 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from fedtheory.bounds import Bound, Citation
+from fedtheory.bounds._mathml import bound_mathml, statement_html
 from fedtheory.errors import ParameterError
+from fedtheory.plotting import stamp_text
+from fedtheory.verify import _display
 from fedtheory.verify.criteria import Criterion
 from fedtheory.verify.measurements import Measurements
 from fedtheory.verify.sweep import PROFILES, Sweep
-from fedtheory.verify.verdict import ERROR, HOLDS, INCONCLUSIVE, VIOLATED, Verdict
+from fedtheory.verify.verdict import (
+    ERROR,
+    HOLDS,
+    INCONCLUSIVE,
+    VIOLATED,
+    Verdict,
+    format_seconds,
+)
 
 __all__ = ["Claim", "ClaimResult", "Expectation", "Experiment", "Measurement"]
 
@@ -582,3 +592,69 @@ class ClaimResult:
             "compute_seconds": self.compute_seconds,
             "evaluated": None if self.evaluated is None else sorted(self.evaluated),
         }
+
+    # ------------------------------------------------------------------ display
+    def figure_png(self) -> bytes | None:
+        """The claim's figure as PNG bytes, drawn as the report draws it (``report/figures/``,
+        stamped with the profile), or None when the verdict has no figure."""
+        spec = self.verdict.figure
+        if spec is None:
+            return None
+        return _display.claim_figure_png(spec, self.claim.id, stamp_text(self.profile))
+
+    def html(self, *, figure: bool = True) -> str:
+        """The result as a compact HTML card, as Jupyter shows it (:meth:`_repr_html_`).
+
+        The claim id with the outcome's badge (coloured by :attr:`status`, as in
+        ``index.html``), what was expected and whether it passed; the statement; a table of
+        the citation, the bound (as MathML), the criterion, predicted and measured values, the
+        CI, the reason and the counterexample; the figure (with ``figure=True``, an inline PNG);
+        the profile and the work done.
+        """
+        return _display.display(self._card(figure=figure))
+
+    def _repr_html_(self) -> str:
+        return self.html(figure=True)
+
+    def _card(self, *, figure: bool) -> str:
+        e = _display.escape
+        claim, verdict, status = self.claim, self.verdict, self.status
+        mark = "✓ passed" if self.passed else "✗ did not pass"
+        if not claim.gating:
+            mark += " · reported, not gating"
+        try:
+            statement = statement_html(claim.statement)
+        except Exception:  # a display problem must not hide the result
+            statement = e(claim.statement)
+        rows = [("Source", e(claim.source.full))]
+        if claim.bound is not None:
+            try:
+                formula = bound_mathml(claim.bound)
+            except Exception:  # sympy cannot print it: the plain statement
+                formula = f"<code>{e(claim.bound)}</code>"
+            rows.append(
+                (
+                    "Bound",
+                    f'<code>{e(claim.bound.id)}</code><div class="ft-formula">{formula}</div>',
+                )
+            )
+        rows.append(("Criterion", e(claim.criterion.describe())))
+        rows.extend(verdict.html_rows())
+        parts = [
+            f'<div class="ft-card {e(status)}"><div class="ft-head">',
+            f'<span class="ft-id">{e(claim.id)}</span>',
+            _display.badge(status, verdict.outcome),
+            f'<span class="ft-muted">expected {e(claim.expect)} · {e(mark)}</span></div>',
+            f'<div class="ft-statement">{statement}</div>',
+            _display.rows_table(rows),
+        ]
+        png = self.figure_png() if figure else None
+        if png is not None:
+            parts.append(f"<figure>{_display.png_img(png, f'figure of {claim.id}')}</figure>")
+        work = (
+            f"profile {self.profile} · {self.n_points} points, {self.n_replicates} replicates "
+            f"({self.n_cached} cached, {self.n_computed} computed) · "
+            f"{format_seconds(self.compute_seconds)} of compute"
+        )
+        parts.append(f'<div class="ft-muted">{e(work)}</div></div>')
+        return "".join(parts)

@@ -36,6 +36,7 @@ import numpy as np
 from fedtheory._version import __version__
 from fedtheory.bounds.mutation import Mutant
 from fedtheory.errors import NoClaimsError, ParameterError
+from fedtheory.verify import _display
 from fedtheory.verify.claim import ClaimResult, Measurement
 from fedtheory.verify.discovery import LoadedClaim, discover, paths_argument, select
 from fedtheory.verify.executors import (
@@ -47,7 +48,7 @@ from fedtheory.verify.executors import (
 from fedtheory.verify.measurements import Measurements, PointMeasurements
 from fedtheory.verify.store import DEFAULT_STORE, ResultStore, canonical_json, result_key
 from fedtheory.verify.sweep import PROFILES
-from fedtheory.verify.verdict import Verdict
+from fedtheory.verify.verdict import Verdict, format_ci, format_seconds
 
 __all__ = [
     "PlannedClaim",
@@ -325,6 +326,59 @@ class VerifyRun:
         """0 when every gating claim's outcome equals its expectation, else 1 (DESIGN §6);
         the outcomes of claims with ``gating=False`` are reported and never fail the run."""
         return 0 if all(r.acceptable for r in self.results) and not self.not_judged else 1
+
+    def html(self, *, figures: bool | None = None) -> str:
+        """The run as compact HTML, as Jupyter shows it (:meth:`_repr_html_`).
+
+        The counts per status (coloured as in ``index.html``) and the wall time, then one row
+        per claim: id, outcome badge, predicted, measured, CI and whether it passed. With
+        ``figures`` (default: only when the run judged a single claim) every claim's card
+        follows, with its figure (:meth:`ClaimResult.html`).
+        """
+        e = _display.escape
+        counts = _display.summarize(self.results)
+        noun = "claim" if counts["total"] == 1 else "claims"
+        totals = " ".join(
+            f'<span class="ft-count {e(s)}">{counts[s]} {e(s)}</span>'
+            for s in _display.shown_statuses(counts)
+        )
+        parts = [
+            f"<div><strong>{counts['total']} {noun}:</strong> {totals}"
+            f'<span class="ft-muted">— {e(format_seconds(self.seconds))}</span></div>'
+        ]
+        if self.not_judged:
+            parts.append(
+                f'<div class="ft-muted">{len(self.not_judged)} not judged (the run stopped '
+                f"first): {e(', '.join(self.not_judged))}</div>"
+            )
+        if self.results:
+            head = "".join(
+                f"<th>{h}</th>" for h in ("claim", "outcome", "predicted", "measured", "CI", "pass")
+            )
+            rows = []
+            for r in self.results:
+                mark = (
+                    '<span class="ft-pass">✓</span>'
+                    if r.passed
+                    else '<span class="ft-fail">✗</span>'
+                    + ("" if r.claim.gating else ' <span class="ft-muted">not gating</span>')
+                )
+                rows.append(
+                    f"<tr><td><code>{e(r.claim.id)}</code></td>"
+                    f"<td>{_display.badge(r.status, r.verdict.outcome)}</td>"
+                    f"<td>{e(r.verdict.predicted or '—')}</td>"
+                    f"<td>{e(r.verdict.measured or '—')}</td>"
+                    f'<td class="ft-num">{e(format_ci(r.verdict.ci))}</td><td>{mark}</td></tr>'
+                )
+            parts.append(f"<table><tr>{head}</tr>{''.join(rows)}</table>")
+        if figures is None:
+            figures = len(self.results) == 1
+        if figures:
+            parts.extend(r._card(figure=True) for r in self.results)
+        return _display.display("".join(parts))
+
+    def _repr_html_(self) -> str:
+        return self.html()
 
 
 def _measurements(planned: PlannedClaim, stored: Mapping[str, dict[str, float]]) -> Measurements:

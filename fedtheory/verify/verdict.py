@@ -17,6 +17,7 @@ import numpy as np
 
 from fedtheory.errors import ParameterError
 from fedtheory.plotting.model import FigureSpec
+from fedtheory.verify import _display
 
 __all__ = [
     "ERROR",
@@ -27,7 +28,10 @@ __all__ = [
     "Outcome",
     "Verdict",
     "combine_outcomes",
+    "format_ci",
     "format_number",
+    "format_seconds",
+    "format_value",
     "plain_data",
 ]
 
@@ -129,6 +133,41 @@ class Verdict:
             "traceback": self.traceback,
         }
 
+    def html_rows(self) -> list[tuple[str, str]]:
+        """``(label, HTML)`` rows of the verdict's numbers for a display table: predicted,
+        measured, CI, reason, headline numbers, the counterexample and where an error was
+        raised (texts escaped)."""
+        e = _display.escape
+        rows = [
+            ("Predicted", e(self.predicted or "—")),
+            ("Measured", e(self.measured or "—")),
+            ("CI", e(format_ci(self.ci))),
+            ("Reason", e(self.reason)),
+        ]
+        if self.numbers:
+            numbers = ", ".join(
+                f"{k} = {format_number(v, 4, nan='nan')}" for k, v in self.numbers.items()
+            )
+            rows.append(("Numbers", e(numbers)))
+        if self.counterexample:
+            example = plain_data(self.counterexample)
+            cells = [(str(k), e(format_value(v))) for k, v in example.items()]
+            rows.append(("Counterexample", _display.rows_table(cells)))
+        if self.where:
+            rows.append(("Raised at", f"<code>{e(self.where)}</code>"))
+        return rows
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows: the outcome as a badge (a violation red: a verdict alone has no
+        expectation) and :meth:`html_rows` in a compact table."""
+        status = _display.OUTCOME_STATUS[self.outcome]
+        body = (
+            f'<div class="ft-card {status}"><div class="ft-head">'
+            f'<span class="ft-muted">verdict</span> {_display.badge(status, self.outcome)}</div>'
+            f"{_display.rows_table(self.html_rows())}</div>"
+        )
+        return _display.display(body)
+
 
 def _json_float(value: Any) -> float | None:
     value = float(value)
@@ -158,6 +197,56 @@ def plain_data(value: Any) -> Any:
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     return str(value)
+
+
+def format_ci(ci: Sequence[float] | None) -> str:
+    """A confidence interval with 3 significant digits, ``—`` when absent.
+
+    >>> format_ci((-1.0234, -0.98127)), format_ci((0.5, float("inf"))), format_ci(None)
+    ('[−1.02, −0.981]', '[0.5, ∞]', '—')
+    """
+    if ci is None:
+        return "—"
+    return f"[{format_number(ci[0], nan='nan')}, {format_number(ci[1], nan='nan')}]"
+
+
+def format_value(value: Any) -> str:
+    """Plain text of a table value: numbers with 4 significant digits, mappings as
+    ``k=v, …``, sequences as ``[…]``, None as ``—``.
+
+    >>> format_value({"params": {"a": 0.123456, "n": 3}, "seed": None, "ok": True})
+    'params=a=0.1235, n=3, seed=—, ok=true'
+    """
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return format_number(value, 4, nan="nan")
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}={format_value(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    return str(value)
+
+
+def format_seconds(seconds: float | None) -> str:
+    """Compact duration.
+
+    >>> format_seconds(14.23), format_seconds(125), format_seconds(None)
+    ('14.2 s', '2 min 5 s', '—')
+    """
+    if seconds is None or not math.isfinite(seconds):
+        return "—"
+    if seconds < 100:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {rest} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
 
 
 def format_number(value: float | None, digits: int = 3, *, nan: str = "—") -> str:

@@ -14,20 +14,39 @@ from typing import Any
 
 from fedtheory.bounds import PAPERS
 from fedtheory.errors import ParameterError
-from fedtheory.plotting import figure_from_spec, png_bytes, stamp_text
-from fedtheory.plotting import stamp as add_stamp
+from fedtheory.plotting import stamp_text
+from fedtheory.verify._display import STATUSES, claim_figure_png, shown_statuses, summarize
 from fedtheory.verify.claim import ClaimResult
-from fedtheory.verify.verdict import Verdict, format_number, plain_data
-
-#: Summary categories of :attr:`ClaimResult.status`, in report order.
-STATUSES: tuple[str, ...] = (
-    "holds",
-    "violated-as-expected",
-    "failed",
-    "reported",
-    "inconclusive",
-    "error",
+from fedtheory.verify.verdict import (
+    Verdict,
+    format_ci,
+    format_number,
+    format_seconds,
+    plain_data,
 )
+
+__all__ = [
+    "RUN_KEYS",
+    "STATUSES",
+    "atomic_write",
+    "by_paper",
+    "figure_name",
+    "format_ci",
+    "format_seconds",
+    "is_number",
+    "now_utc",
+    "paper_title",
+    "rerun_command",
+    "resolving_power",
+    "resolving_power_note",
+    "run_info_document",
+    "short_number",
+    "shown_statuses",
+    "summarize",
+    "summary_line",
+    "write_figure",
+]
+
 #: Keys of the ``run`` object of verdicts.json (always present, ``null`` when unknown).
 RUN_KEYS: tuple[str, ...] = (
     "profile",
@@ -43,47 +62,6 @@ RUN_KEYS: tuple[str, ...] = (
 # --------------------------------------------------------------------------- summary
 
 
-def summarize(results: Iterable[ClaimResult]) -> dict[str, int]:
-    """Number of claims per status, plus ``total``.
-
-    Returns
-    -------
-    dict
-        ``{"holds", "violated-as-expected", "failed", "reported", "inconclusive", "error",
-        "total"}``
-        (every key present, zero when no claim has that status).
-    """
-    counts = dict.fromkeys(STATUSES, 0)
-    total = 0
-    for result in results:
-        status = result.status
-        if status not in counts:
-            raise ParameterError(
-                parameter="status", value=status, rule=f"must be one of {', '.join(STATUSES)}"
-            )
-        counts[status] += 1
-        total += 1
-    counts["total"] = total
-    return counts
-
-
-def format_seconds(seconds: float | None) -> str:
-    """Compact duration.
-
-    >>> format_seconds(14.23), format_seconds(125), format_seconds(None)
-    ('14.2 s', '2 min 5 s', '—')
-    """
-    if seconds is None or not math.isfinite(seconds):
-        return "—"
-    if seconds < 100:
-        return f"{seconds:.1f} s"
-    minutes, rest = divmod(round(seconds), 60)
-    if minutes < 60:
-        return f"{minutes} min {rest} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes} min"
-
-
 def summary_line(results: Sequence[ClaimResult], seconds: float | None = None) -> str:
     """One line: ``12 claims: 9 holds, 1 violated-as-expected, 0 failed, … — 14.2 s``.
 
@@ -97,24 +75,8 @@ def summary_line(results: Sequence[ClaimResult], seconds: float | None = None) -
     return line if seconds is None else f"{line} — {format_seconds(seconds)}"
 
 
-def shown_statuses(counts: dict[str, int]) -> list[str]:
-    """The statuses a summary lists: all, except ``reported`` when no claim has it."""
-    return [s for s in STATUSES if s != "reported" or counts[s]]
-
-
 def short_number(value: Any, digits: int = 3) -> str:
     return format_number(value, digits, nan="nan")
-
-
-def format_ci(ci: Sequence[float] | None) -> str:
-    """A confidence interval with 3 significant digits, ``—`` when absent.
-
-    >>> format_ci((-1.0234, -0.98127)), format_ci((0.5, float("inf"))), format_ci(None)
-    ('[−1.02, −0.981]', '[0.5, ∞]', '—')
-    """
-    if ci is None:
-        return "—"
-    return f"[{short_number(ci[0])}, {short_number(ci[1])}]"
 
 
 def by_paper(results: Iterable[ClaimResult]) -> list[tuple[str, list[ClaimResult]]]:
@@ -266,9 +228,8 @@ def write_figure(
     spec = result.verdict.figure
     if spec is None:
         return None
-    fig = figure_from_spec(spec, title=result.claim.id, figsize=(6.0, 4.0), dpi=110)
-    add_stamp(fig, stamp if stamp is not None else stamp_text(result.profile))
-    return atomic_write(Path(path), png_bytes(fig))
+    text = stamp if stamp is not None else stamp_text(result.profile)
+    return atomic_write(Path(path), claim_figure_png(spec, result.claim.id, text))
 
 
 def run_info_document(

@@ -14,14 +14,13 @@ escaped.
 
 from __future__ import annotations
 
-import base64
-import html
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from fedtheory._version import __version__
+from fedtheory.verify._display import badge, escape, png_img, status_css
 from fedtheory.verify.claim import ClaimResult
 from fedtheory.verify.report._common import (
     atomic_write,
@@ -38,7 +37,7 @@ from fedtheory.verify.report._common import (
     summarize,
 )
 from fedtheory.bounds._mathml import bound_mathml, statement_html
-from fedtheory.verify.verdict import Verdict, plain_data
+from fedtheory.verify.verdict import Verdict, format_value, plain_data
 
 __all__ = ["write_html"]
 
@@ -63,9 +62,7 @@ _LABELS = {
 # --------------------------------------------------------------------------- HTML
 
 _CSS = """
-:root { --fg: #1d1f21; --muted: #5f6368; --line: #e2e4e8; --bg: #ffffff; --card: #fafbfc;
-  --holds: #1a7f37; --violated-as-expected: #c2410c; --failed: #cf222e; --reported: #0969da;
-  --inconclusive: #6e7781; --error: #8250df; }
+:root { --fg: #1d1f21; --muted: #5f6368; --line: #e2e4e8; --bg: #ffffff; --card: #fafbfc; }
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg); line-height: 1.45;
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
@@ -82,15 +79,7 @@ h4 { font-size: 1em; margin: 18px 0 6px; }
 .totals { font-size: 1.05em; margin: 12px 0; }
 .count { font-weight: 600; margin-right: 10px; white-space: nowrap; }
 .totals a { text-decoration: none; } .totals a:hover { text-decoration: underline; }
-.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 0.8em;
-  font-weight: 600; color: #fff; vertical-align: middle; white-space: nowrap; }
-.holds { --c: var(--holds); } .violated-as-expected { --c: var(--violated-as-expected); }
-.failed { --c: var(--failed); } .reported { --c: var(--reported); }
-.inconclusive { --c: var(--inconclusive); } .error { --c: var(--error); }
-.badge { background: var(--c); } .count { color: var(--c); }
-.muted-in-badge { font-weight: normal; }
-.badge.violated-as-expected { background: #fff4e5; color: var(--c);
-  border: 1.5px solid var(--c); padding: 0 7px; }
+.count { color: var(--c); }
 .expect { font-size: 0.85em; color: var(--muted); margin-left: 6px; }
 table.papers td, table.papers th { padding: 3px 10px; }
 table.papers td.zero { color: #b0b4b9; }
@@ -328,30 +317,12 @@ _JS = r"""
 _MAX_TABLE_ROWS = 500
 
 
-def _e(value: Any) -> str:
-    return html.escape(str(value), quote=True)
-
-
-def _value(value: Any) -> str:
-    """Plain text of a table value (numbers with 4 significant digits)."""
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return short_number(value, 4)
-    if isinstance(value, Mapping):
-        return ", ".join(f"{k}={_value(v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    return str(value)
+_e = escape
 
 
 def _kv_table(mapping: Mapping[str, Any]) -> str:
     rows = "".join(
-        f"<tr><th>{_e(k)}</th><td{' class=num' if is_number(v) else ''}>{_e(_value(v))}</td></tr>"
+        f"<tr><th>{_e(k)}</th><td{' class=num' if is_number(v) else ''}>{_e(format_value(v))}</td></tr>"
         for k, v in mapping.items()
     )
     return f"<table>{rows}</table>"
@@ -368,7 +339,7 @@ def _rows_table(rows: Sequence[Mapping[str, Any]]) -> str:
         for c in columns:
             v = row.get(c)
             cls = " class=num" if is_number(v) else ""
-            cells.append(f"<td{cls}>{_e(_value(v))}</td>")
+            cells.append(f"<td{cls}>{_e(format_value(v))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     more = (
         f"<p class=muted>First {_MAX_TABLE_ROWS} of {len(rows)} rows; all are in verdicts.json.</p>"
@@ -382,7 +353,7 @@ def _sweep_text(sweep: Mapping[str, Any]) -> str:
     parts = []
     if sweep.get("grid"):
         grid = "; ".join(
-            f"{name} ∈ {{{', '.join(_value(v) for v in values)}}}"
+            f"{name} ∈ {{{', '.join(format_value(v) for v in values)}}}"
             for name, values in sweep["grid"].items()
         )
         parts.append(f"grid {grid}")
@@ -390,7 +361,7 @@ def _sweep_text(sweep: Mapping[str, Any]) -> str:
         names = ", ".join(sweep["points"][0])
         parts.append(f"{len(sweep['points'])} points over ({names})")
     if sweep.get("fixed"):
-        parts.append("fixed " + _value(sweep["fixed"]))
+        parts.append("fixed " + format_value(sweep["fixed"]))
     if "replicates" in sweep:
         parts.append(f"{sweep['replicates']} replicates per point")
     return "; ".join(parts)
@@ -412,11 +383,7 @@ def _anchor(claim_id: str) -> str:
 
 def _badge(result: ClaimResult) -> str:
     """The outcome in the status's colour; an erratum says so (and is not green)."""
-    status = result.status
-    text = _e(result.verdict.outcome)
-    if status == "violated-as-expected":
-        text += ' <span class="muted-in-badge">· erratum</span>'
-    return f'<span class="badge {_e(status)}">{text}</span>'
+    return badge(result.status, result.verdict.outcome)
 
 
 def _reason_line(verdict: Verdict) -> str:
@@ -510,11 +477,8 @@ def _card(
         out.append("<p><strong>Counterexample</strong></p>")
         out.append(_kv_table(plain_data(verdict.counterexample)))
     if figure is not None and Path(figure).is_file():
-        data = base64.b64encode(Path(figure).read_bytes()).decode("ascii")
-        out.append(
-            f'<figure><img src="data:image/png;base64,{data}" alt="figure of {_e(claim.id)}">'
-            "</figure>"
-        )
+        image = png_img(Path(figure).read_bytes(), f"figure of {claim.id}")
+        out.append(f"<figure>{image}</figure>")
     table = doc["verdict"]["table"]
     if table:
         out.append(
@@ -792,7 +756,7 @@ def write_html(
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>fedtheory verification report</title>
-<style>{_CSS}</style>
+<style>{status_css()}{_CSS}</style>
 </head>
 <body>
 <main>
