@@ -9,11 +9,14 @@ small sample. :meth:`~fedtheory.bounds.Bound.crossover` finds where the two meet
 when sympy can solve it, numerically otherwise — and which bound is lower on each side.
 """
 
-from __future__ import annotations
-
 # %%
 # The two bounds, and their crossing in R with every other symbol left free: sympy solves it.
 # Both are order bounds (≲) with the same unknown constant C, which cancels.
+
+# sphinx_gallery_start_ignore
+from __future__ import annotations
+
+# sphinx_gallery_end_ignore
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -37,7 +40,7 @@ print(f"R* = {crossing.exact} ≈ {crossing.value:.4f}; lower before: {crossing.
 # %%
 # Both bounds against R (C = 1), and the crossing.
 R = np.logspace(-3, 0, 200)
-fig, ax = plt.subplots(figsize=(6, 4))
+fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
 common = {"C": 1, "beta": 1, "mu": 1, "ell_inf": 1}
 ax.loglog(R, fedavg.evaluate(R=R, N=1000, **common), label="FedAvg (Theorem 6)")
 ax.loglog(R, local.evaluate(n_i=100, **common) + 0 * R, label="local training (Theorem 4)")

@@ -9,11 +9,14 @@ model GM-Q (federated mean estimation) every one of these risks has a closed for
 a bound; here they are next to a Monte-Carlo measurement of the estimators themselves.
 """
 
-from __future__ import annotations
-
 # %%
 # The exact expected excess risks on GM-Q (d = 4, noise s² = 0.25, so d·s² = 1), the predicted
 # crossing R*² = ds²(1/n − 1/N) and the minimax rate ½(min(R², ds²/n) + ds²/N).
+
+# sphinx_gallery_start_ignore
+from __future__ import annotations
+
+# sphinx_gallery_end_ignore
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -40,7 +43,7 @@ for r in R_measured:
     measured["FedAvg"].append(np.mean([c.excess_risk(c.global_erm()).mean() for c in draws]))
     measured["local training"].append(np.mean([c.excess_risk(c.local_erm()).mean() for c in draws]))
 
-fig, ax = plt.subplots(figsize=(6.5, 4.2))
+fig, ax = plt.subplots(figsize=(6.5, 4.2), layout="constrained")
 for (name, curve), color in zip(risk.items(), ["C0", "C1", "C2"], strict=True):
     ax.loglog(R, curve, color=color, label=name)
     if name in measured:

@@ -9,11 +9,14 @@ deliberately false one (1/T², which the toolkit must report *violated*). The ``
 keeps it to seconds; the result store goes to a temporary directory.
 """
 
-from __future__ import annotations
-
 # %%
 # :func:`fedtheory.verify.verify` discovers the claims in a file or folder, runs the replicates
 # that the store does not hold yet, and judges every claim.
+
+# sphinx_gallery_start_ignore
+from __future__ import annotations
+
+# sphinx_gallery_end_ignore
 import tempfile
 from pathlib import Path
 

@@ -10,9 +10,12 @@ kernels ‖y − ϑ‖₁^η in d = 1, against the theorem's bound (dashed, from
 kernel that is not Hölder at all (an indicator).
 """
 
+# %%
+
+# sphinx_gallery_start_ignore
 from __future__ import annotations
 
-# %%
+# sphinx_gallery_end_ignore
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -24,7 +27,7 @@ r_min = bounds.get("fedlrgd.thm1.rmin")
 print(theorem1)
 
 n, d = 600, 1
-fig, ax = plt.subplots(figsize=(6.5, 4.2))
+fig, ax = plt.subplots(figsize=(6.5, 4.2), layout="constrained")
 for eta, color in [(0.3, "C0"), (0.6, "C1"), (0.9, "C2")]:
     model = latent_matrix("lvm-p", n, n, d, seed=0, eta=eta)
     r = np.arange(1, n // 4)

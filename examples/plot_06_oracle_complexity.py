@@ -12,9 +12,12 @@ of the catalog's claims ``fedlrgd/prop1/*`` (ξ = 1/2, c1 = 4, α = 1, η = 8, d
 s = 100, φ = 50, τ = 1, κ = 2, L2 = B = μ = 1, F(θ⁰) − F* = p, FedAve's C = 1).
 """
 
+# %%
+
+# sphinx_gallery_start_ignore
 from __future__ import annotations
 
-# %%
+# sphinx_gallery_end_ignore
 import math
 
 import matplotlib.pyplot as plt
@@ -51,7 +54,7 @@ for q in p_over_eps:
 # Γ grows like φm (the communication) times a slowly varying factor; divided by φm the three
 # methods separate: FedLRGD's factor grows like r(47) ∝ (p/ε)^{1/8}, FedAve's like (p/ε)^{3/4},
 # and federated GD's — which the paper does not compare with — only like log(p/ε).
-fig, ax = plt.subplots(figsize=(6.5, 4.2))
+fig, ax = plt.subplots(figsize=(6.5, 4.2), layout="constrained")
 scale = phi * np.array(gamma["m"])
 ax.loglog(p_over_eps, np.array(gamma["FedLRGD"]) / scale, color="C0", label="FedLRGD (Theorem 2)")
 ax.fill_between(

@@ -10,9 +10,12 @@ shrinks like 1/K — *if* the clients carry the residual of their weak learners 
 logistic population (50 atoms, 8 clients, μ = 0.1) with a biased oracle of edge γ = 0.5.
 """
 
+# %%
+
+# sphinx_gallery_start_ignore
 from __future__ import annotations
 
-# %%
+# sphinx_gallery_end_ignore
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -37,7 +40,7 @@ print(f"largest gradient norm G = {G:.3f}")
 # %%
 # The error after 200 rounds (the floor is reached long before) against K, and the floor of
 # Theorem 3.1 at the measured G.
-fig, ax = plt.subplots(figsize=(6, 4))
+fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
 ax.loglog(K, errors["reset"], "o-", label="FFGB, residual reset every round (Algorithm 2)")
 ax.loglog(K, errors["none"], "s--", label="without the residual")
 ax.loglog(K, floor.evaluate(G=G, K=K, gamma=0.5, mu=0.1, f0_norm=0), "k:", label="Theorem 3.1")

@@ -9,10 +9,13 @@ It is convex only up to λ_max, where a weight reaches zero. Solving the convex 
 risk) and AFL (min max), the baselines the paper compares with.
 """
 
-from __future__ import annotations
-
 # %%
 # The reading guide's grouped quadratics (3 groups of 3 clients), λ_max and the curve.
+
+# sphinx_gallery_start_ignore
+from __future__ import annotations
+
+# sphinx_gallery_end_ignore
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -36,7 +39,7 @@ term = np.array(
 afl = spread_and_average(exact.afl_optimum(problem).theta)
 
 # %%
-fig, ax = plt.subplots(figsize=(6, 4.2))
+fig, ax = plt.subplots(figsize=(6, 4.2), layout="constrained")
 ax.plot(curve.spread, curve.average_loss, "o-", label="GIFAIR-FL, λ from 0 to λ_max")
 ax.plot(term[:, 0], term[:, 1], "s--", label="TERM, tilt from 0.01 to 1000")
 ax.plot(*afl, "k*", markersize=12, label="AFL (min max)")

@@ -12,9 +12,12 @@ query. Here a random-walk history of queries (the scale of a gradient-descent pa
 d = 1, 3 and 10.
 """
 
+# %%
+
+# sphinx_gallery_start_ignore
 from __future__ import annotations
 
-# %%
+# sphinx_gallery_end_ignore
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -22,7 +25,7 @@ from fedtheory.papers.fzoos.gp import GaussianProcessSurrogate, se_kappa
 
 lengthscale, noise, queries = 1.0, 0.01, 25
 kappa = se_kappa(lengthscale)
-fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), sharex=True)
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), sharex=True, layout="constrained")
 for d, color in [(1, "C0"), (3, "C1"), (10, "C2")]:
     rng = np.random.default_rng(0)
     start = rng.uniform(0.0, 1.0, d)

@@ -11,9 +11,12 @@ gradient descent with K·T steps, whose exact worst case is a registered bound; 
 makes more local steps *hurt*.
 """
 
+# %%
+
+# sphinx_gallery_start_ignore
 from __future__ import annotations
 
-# %%
+# sphinx_gallery_end_ignore
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -23,7 +26,7 @@ from fedtheory.worstcase import fedavg_worst_case
 m, T, L, mu, eta = 2, 2, 1.0, 0.1, 0.5
 K = np.arange(1, 6)
 gd_exact = bounds.get("classic.gd.distance.exact")
-fig, ax = plt.subplots(figsize=(6, 4.2))
+fig, ax = plt.subplots(figsize=(6, 4.2), layout="constrained")
 for zeta2, color in [(0.0, "C0"), (0.25, "C1"), (1.0, "C2")]:
     worst = [fedavg_worst_case(m, int(k), T, L, mu, eta, zeta2) for k in K]
     ax.semilogy(K, [w.value for w in worst], "o-", color=color, label=f"FedAvg, ζ² = {zeta2}")
