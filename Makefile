@@ -1,4 +1,4 @@
-# fedtheory — the two commands: `make verify` and `make test`.
+# fedtheory — the two commands: `make verify` and `make test` (and `make docs`, the site).
 # Each bootstraps .venv on first use and is quiet when it is up to date.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: verify test lint figures architecture explorer bootstrap clean
+.PHONY: verify test lint docs figures architecture explorer bootstrap clean
 
 verify: $(VENV)/.installed-core
 	@# Runs the claim catalog (verification/) with the quick profile: verdict table on the
@@ -40,6 +40,15 @@ lint: $(VENV)/.installed-test
 	  (echo "ruff format would reformat the files above; run '$(BIN)/ruff format .'"; exit 1)
 	@$(BIN)/mypy
 
+docs: $(VENV)/.installed-docs
+	@# The documentation site into docs/_build/html, with warnings as errors: the pages of docs/,
+	@# the API reference (one page per public module, written from its __all__ by docs/conf.py),
+	@# the gallery (examples/, every script run) and the tutorials (docs/tutorials/*.ipynb,
+	@# executed). Part of CI (.ci/run), not of `make test`.
+	@start=$$(date +%s); \
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html || exit 1; \
+	echo "docs built in $$(( $$(date +%s) - start )) s: docs/_build/html/index.html"
+
 bootstrap: $(VENV)/.installed-test
 
 $(BIN)/python:
@@ -55,6 +64,11 @@ $(VENV)/.installed-core: pyproject.toml | $(BIN)/python
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	@echo "installing fedtheory[test,dev] into $(VENV)"
 	@$(PIP) install -e ".[test,dev]"
+	@touch $@ $(VENV)/.installed-core
+
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+	@echo "installing fedtheory[docs] into $(VENV)"
+	@$(PIP) install -e ".[docs]"
 	@touch $@ $(VENV)/.installed-core
 
 clean:

@@ -2,4 +2,5 @@
 
 from __future__ import annotations
 
+#: The version of fedtheory.
 __version__ = "0.1.0"

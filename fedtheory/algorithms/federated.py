@@ -1,20 +1,20 @@
 """FedAvg, FedProx, fine-tuning and local training: thin definitions over the round loop.
 
 The algorithms of Chen, Zheng, Long & Su, *Minimax Estimation for Personalized Federated
-Learning* (the ``minimax`` seed; reading guide §2), each a choice of client step and server step
-for the one federated round loop (:mod:`fedtheory.algorithms._round_loop`):
+Learning* [1]_ (the ``minimax`` seed; reading guide §2), each a choice of client step and
+server step for the one federated round loop (:mod:`fedtheory.algorithms._round_loop`):
 
-==================  =================================================  =======================
+==================  =======================================================  ======================
 algorithm           client step (:mod:`~fedtheory.algorithms.client_steps`)  server step
-==================  =================================================  =======================
-:func:`fedavg`      :class:`LocalSGD` from w^g                          :class:`ServerStep`
-:func:`fedprox`     :class:`LocalSGD` warm-started, proximal pull λ    :class:`ServerStep`
-                    (SoftLocalSGD)                                      (s_t = λη_t^g)
-:func:`fine_tune`   :class:`LocalSGD` from a given model                none (one local stage)
-:func:`local_sgd`   :class:`LocalSGD` from a common start               none (one local stage)
-==================  =================================================  =======================
+==================  =======================================================  ======================
+:func:`fedavg`      :class:`LocalSGD` from w^g                               :class:`ServerStep`
+:func:`fedprox`     :class:`LocalSGD` warm-started, proximal pull λ          :class:`ServerStep`
+                    (SoftLocalSGD)                                           (s_t = λη_t^g)
+:func:`fine_tune`   :class:`LocalSGD` from a given model                     none (one local stage)
+:func:`local_sgd`   :class:`LocalSGD` from a common start                    none (one local stage)
+==================  =======================================================  ======================
 
-- :func:`fedavg`: FedAvg, Algorithm 1, in the p-weighted form for the objective (8);
+- :func:`fedavg`: FedAvg [2]_, Algorithm 1, in the p-weighted form for the objective (8);
 - :func:`fedprox`: FedProx, Algorithm 2 (joint training, then a final local stage), with the
   participation branch corrected by default (``participation="printed"`` runs the literal one);
 - :func:`fine_tune`: local SGD from a global model (FedAvg + fine-tuning, §3.3, App. D);
@@ -394,11 +394,11 @@ def fedavg(
     seed: Seed | Sequence[Seed],
     record: bool = False,
 ) -> FederatedRun:
-    """FedAvg with local minibatch SGD: Algorithm 1 of Chen et al. [1]_ (McMahan et al. [2]_).
+    """FedAvg with local minibatch SGD: Algorithm 1 of Chen et al. (McMahan et al. 2017).
 
     For t = 0, …, T − 1: sample C_t (``clients_per_round`` clients, uniformly without
     replacement; all clients by default, as in App. D); every i ∈ C_t runs K_t units of
-    minibatch SGD on L_i(·, S_i) from w_t^g; then
+    minibatch SGD on L_i(·, S_i) from w_t^g; then::
 
         w_{t+1}^g = w_t^g − η_t (m/|C_t|) Σ_{i∈C_t} p_i (w_t^g − w_{t+1}^(i)).
 
@@ -432,7 +432,7 @@ def fedavg(
     weights
         Client weights p on the simplex; default n_i/N.
     clients_per_round
-        |C_t| in [1, m]; default m (full participation).
+        ``|C_t|`` in [1, m]; default m (full participation).
     init
         w_0^g, shape (d,) (or (R, d) per replicate); default 0.
     seed
@@ -560,7 +560,7 @@ def fine_tune(
     batch: int,
     seed: Seed | Sequence[Seed],
 ) -> FederatedRun:
-    """FedAvg followed by local fine-tuning (Chen et al. [1]_, §3.3 and App. D; guide §2.3).
+    """FedAvg followed by local fine-tuning (Chen et al., §3.3 and App. D; guide §2.3).
 
     Every client runs K_ft units of minibatch SGD on its own L_i(·, S_i) starting from the
     global model ``start`` (typically ``fedavg(...)``'s w_T^g). Along this path the local model
@@ -678,11 +678,11 @@ def fedprox(
     seed: Seed | Sequence[Seed],
     record: bool = False,
 ) -> FederatedRun:
-    """FedProx for the personalised objective (20): Algorithm 2 of Chen et al. [1]_.
+    """FedProx for the personalised objective (20): Algorithm 2 of Chen et al.
 
     Objective (20): min over w^g, {w^(i)} ⊆ 𝒲 of Σ_i p_i [L_i(w^(i), S_i) + (λ/2)‖w^g − w^(i)‖²]
     (λ = 0: local training; λ → ∞: FedAvg). Stage I, t = 0, …, T − 1: sample C_t with
-    |C_t| = B^g; every training client runs SoftLocalSGD — K_t units of
+    ``|C_t|`` = B^g; every training client runs SoftLocalSGD — K_t units of
     w ← P_𝒲[w − η_{t,k}(ĝ + λ(w − w_t^g))] warm-started from its own w_t^(i) (local models
     persist across rounds) — the others keep w_t^(i); then
 

@@ -4,11 +4,11 @@ The centralized baselines the federated results are compared with, and the exper
 the ``classic`` bounds:
 
 - :func:`gradient_descent`: x_{k+1} = x_k − η(∇f(x_k) + e_k) on a :class:`QuadraticInstance`,
-  exact (e_k = 0) or with given gradient errors (``classic.gd.strongly-convex``,
-  ``classic.gd.strongly-convex.distance``, ``classic.inexact-gd``);
+  exact (e_k = 0) or with given gradient errors (``classic.gd.strongly-convex`` [2]_,
+  ``classic.gd.strongly-convex.distance`` [1]_, ``classic.inexact-gd`` [3]_);
 - :func:`inexact_errors`: random-direction gradient errors of prescribed norms;
 - :func:`sgd_projected`: projected SGD with step 1/(μt) on an :class:`IsotropicQuadratic`
-  (``classic.sgd.strongly-convex.distance`` and ``.gap``).
+  (``classic.sgd.strongly-convex.distance`` and ``.gap`` [4]_).
 
 The loops run in numba kernels (:mod:`fedtheory.algorithms._kernels`); these wrappers validate
 the inputs, draw the randomness and raise :class:`~fedtheory.errors.DivergenceError` on a
@@ -97,10 +97,10 @@ def gradient_descent(
     x_{k+1} = x_k − step·(∇f(x_k) + e_k), k = 0, …, rounds − 1, with ∇f(x) = A x − b.
 
     With step 1/L and e_k = 0 the gap satisfies f(x_T) − f* ≤ (1 − μ/L)^T (f(x_0) − f*)
-    (``classic.gd.strongly-convex``; Karimi et al. 2016, Theorem 1 [2]_). With step 2/(μ + L),
+    (``classic.gd.strongly-convex``; Karimi et al. 2016, Theorem 1). With step 2/(μ + L),
     ‖x_T − x*‖² ≤ ((L − μ)/(L + μ))^{2T}‖x_0 − x*‖² (``classic.gd.strongly-convex.distance``;
-    Nesterov 2004, Theorem 2.1.15 [1]_), with equality on :func:`two_eigenvalue_quadratic`.
-    With step 1/L and errors, Friedlander & Schmidt (2012), Lemma 2.1 [3]_ bounds the gap by
+    Nesterov 2004, Theorem 2.1.15), with equality on :func:`two_eigenvalue_quadratic`.
+    With step 1/L and errors, Friedlander & Schmidt (2012), Lemma 2.1 bounds the gap by
     (1 − μ/L)^S Δ0 + Σ_k (1 − μ/L)^{S−1−k}‖e_k‖²/(2L) (``classic.inexact-gd``; pass
     ``e2=run.error_norms2``).
 
@@ -109,7 +109,7 @@ def gradient_descent(
     instance
         The quadratic (:func:`fedtheory.problems.random_quadratic` and friends).
     step
-        Step size η > 0. GD diverges for η > 2/L (on the top eigen-direction, |1 − ηL| > 1).
+        Step size η > 0. GD diverges for η > 2/L (on the top eigen-direction, ``|1 − ηL|`` > 1).
     rounds
         Number of steps, at least 1.
     x0
@@ -176,7 +176,7 @@ def inexact_errors(
     unit sphere (normalised standard Gaussians), so ‖e_k‖ = scale·decay^k exactly (to rounding).
     ``decay = 1`` (the default) gives errors of constant norm ``scale``, the setting of
     ``classic.inexact-gd.bounded-errors`` with ε² = scale²; ``decay < 1`` gives summable errors,
-    under which inexact GD keeps its linear rate (Friedlander & Schmidt 2012 [3]_).
+    under which inexact GD keeps its linear rate (Friedlander & Schmidt 2012).
 
     Parameters
     ----------
@@ -295,7 +295,7 @@ def sgd_projected(
 
     For t = 1, …, T (T = ``rounds``): g_t = μ(w_t − w*) + ξ_t with ξ_t ~ N(0, σ² I_d), and
     w_{t+1} = Π_W(w_t − η_t g_t), Π_W the projection onto W = {‖w‖ ≤ R}. The default step rule
-    η_t = 1/(μt) is the one of [4]_, Lemma 1: for every t, E‖w_t − w*‖² ≤ 4G²/(μ²t)
+    η_t = 1/(μt) is the one of Rakhlin et al., Lemma 1: for every t, E‖w_t − w*‖² ≤ 4G²/(μ²t)
     (``classic.sgd.strongly-convex.distance``). A positive number as ``step_rule`` runs SGD
     with that constant step instead.
 

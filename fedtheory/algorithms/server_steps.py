@@ -6,11 +6,11 @@ their contract). Each counts the floats it receives (d per uploading client) and
 computes on the server's own data.
 
 :class:`ServerStep`
-    w^g ← P_𝒲[w^g − s_t (m/|C_t|) Σ_{i∈C_t} p_i (w^g − w^(i))]: FedAvg's server update in the
+    w^g ← P_𝒲[w^g − s_t (m/``|C_t|``) Σ_{i∈C_t} p_i (w^g − w^(i))]: FedAvg's server update in the
     p-weighted form (Algorithm 1 of the minimax paper; the average Σ p_i w^(i) for s_t = 1 and
     full participation) and FedProx's (Algorithm 2, s_t = λη_t^g).
 :class:`ModelAverage`
-    w^g ← (1/|C_t|) Σ_{i∈C_t} w^(i): the plain average of the uploaded models (FedPAQ/FedAve).
+    w^g ← (1/``|C_t|``) Σ_{i∈C_t} w^(i): the plain average of the uploaded models (FedPAQ/FedAve).
 :class:`GradientStep`
     w^g ← w^g − η (g_server + Σ_i g_i)/n with the uploaded gradient sums g_i and the server's own
     g_server: exact gradient descent on the sample-average objective (federated GD).
@@ -47,7 +47,7 @@ def _server_step_update(
     models: np.ndarray,
     row: np.ndarray,
 ) -> None:
-    """w^g ← P_𝒲[w^g − s_t (m/|C_t|) Σ_{i∈C_t} p_i (w^g − w^(i))] (clients in the given order)."""
+    """w^g ← P_𝒲[w^g − s_t (m/``|C_t|``) Σ_{i∈C_t} p_i (w^g − w^(i))], in the clients' order."""
     (step_sum,) = state
     m, d = models.shape
     sampled = uploaders.shape[0]
@@ -109,7 +109,7 @@ def _average_update(
     models: np.ndarray,
     row: np.ndarray,
 ) -> None:
-    """w^g ← (Σ_a w^(uploaders[a]))/|C_t|, summed in the given order."""
+    """w^g ← (Σ_a w^(uploaders[a]))/``|C_t|``, summed in the given order."""
     (total,) = state
     d = wg.shape[0]
     sent = uploaders.shape[0]

@@ -74,14 +74,23 @@ COUNTERS: tuple[str, ...] = (
     "floats_up",
     "floats_down",
 )
+#: Column of ``participants`` in the kernels' count rows (index 0 of :data:`COUNTERS`).
 PARTICIPANTS = 0
+#: Column of ``uploads`` in the kernels' count rows (index 1 of :data:`COUNTERS`).
 UPLOADS = 1
+#: Column of ``local_steps`` in the kernels' count rows (index 2 of :data:`COUNTERS`).
 LOCAL_STEPS = 2
+#: Column of ``gradient_calls`` in the kernels' count rows (index 3 of :data:`COUNTERS`).
 GRADIENT_CALLS = 3
+#: Column of ``max_client_gradient_calls`` in the kernels' count rows (index 4 of :data:`COUNTERS`).
 MAX_CLIENT_GRADIENT_CALLS = 4
+#: Column of ``server_gradient_calls`` in the kernels' count rows (index 5 of :data:`COUNTERS`).
 SERVER_GRADIENT_CALLS = 5
+#: Column of ``function_queries`` in the kernels' count rows (index 6 of :data:`COUNTERS`).
 FUNCTION_QUERIES = 6
+#: Column of ``floats_up`` in the kernels' count rows (index 7 of :data:`COUNTERS`).
 FLOATS_UP = 7
+#: Column of ``floats_down`` in the kernels' count rows (index 8 of :data:`COUNTERS`).
 FLOATS_DOWN = 8
 
 

@@ -56,9 +56,14 @@ __all__ = [
     "register",
 ]
 
+#: The kind of a bound: an upper or lower bound, an exact value, or an order statement (≲, up to
+#: an unknown constant) from above or below.
 Kind = Literal["upper", "lower", "exact", "order-upper", "order-lower"]
+#: Whether a bound is as the paper prints it, a corrected form of a printed one, or derived.
 Status = Literal["printed", "corrected", "derived"]
+#: Every :data:`Kind`, in order.
 KINDS: tuple[str, ...] = ("upper", "lower", "exact", "order-upper", "order-lower")
+#: Every :data:`Status`, in order.
 STATUSES: tuple[str, ...] = ("printed", "corrected", "derived")
 
 #: Relation between the bounded quantity and the expression, by kind.

@@ -5,7 +5,7 @@ id                                         statement
 =========================================  =====================================================
 ``classic.gd.strongly-convex``             GD, step 1/L: f(x_T) − f* ≤ (1 − μ/L)^T Δ0
 ``classic.gd.strongly-convex.distance``    GD, step 2/(μ+L): ‖x_T − x*‖² ≤ ((L−μ)/(L+μ))^{2T} D0
-``classic.gd.distance.exact``              GD's exact worst case: max(|1−ηL|, |1−ημ|)^{2T} D0
+``classic.gd.distance.exact``              GD's exact worst case ``max(|1−ηL|, |1−ημ|)^{2T} D0``
 ``classic.gd.optimal-step``                the step minimising it: η* = 2/(μ + L)
 ``classic.gd.smooth-convex``               GD, step 1/L, smooth convex: f(x_T) − f* ≤ 2L D0/(T + 4)
 ``classic.gd.smooth-convex.exact``         its exact worst case L D0/(4T + 2) (Drori–Teboulle; THG)

@@ -51,7 +51,7 @@ id                                                  statement
 ``fzoos.lemmac6.omega`` / ``.others`` / ``.own``    ω with ln(2NRT/δ) / (33) / (34)
 ``fzoos.propc1`` / ``.subtracted``                  Prop. C.1 (47) / its subtracted term ≤ ωκ/(e·d)
 ``fzoos.corc1.gamma``                               Cor. C.1's γ
-``fzoos.lemmac8`` / ``c9`` / ``c9.strongly-convex`` perturbed strong convexity / (1+ηβ)² / (54)
+``fzoos.lemmac8``, ``c9``, ``c9.strongly-convex``   perturbed strong convexity / (1+ηβ)² / (54)
 ``fzoos.lemmac10``                                  ‖∇f‖² ≤ 2β(f − f*)
 ==================================================  =============================================
 

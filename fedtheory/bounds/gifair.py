@@ -16,7 +16,7 @@ of the step size η^(t) = β/(t + γ), ``eps`` the constant ε = 1 − λ/λ_max
 ``G2`` is G² of Assumption 3 (E‖g_k‖² ≤ G²) and ``D0`` = ‖θ̄^(0) − θ*‖².
 
 Per-client sums are written over measured vectors (sequences, passed as lists or arrays whose
-entry k − 1 belongs to client k): ``p`` (p_k), ``Nk`` (N_k), ``A`` (|𝒜_{s_k}|), ``r`` (r_k(θ)),
+entry k − 1 belongs to client k): ``p`` (p_k), ``Nk`` (N_k), ``A`` (``|𝒜_{s_k}|``), ``r`` (r_k(θ)),
 ``F`` (F_k(θ)), and ``Ls``, the d group losses sorted in decreasing order. The sums of
 Theorem 8.6 with η_t = c/√t are written out, Σ_{t≤T}η_t^j = c^jH_T^{(j/2)} (generalized
 harmonic numbers), and evaluated in closed form (ψ and ζ).
@@ -27,16 +27,16 @@ id                                              statement
 ``gifair.lemma32``                              H(θ) = Σ_k p_k(1 + λr_k/(p_k|𝒜_{s_k}|))F_k   (2)
 ``gifair.lemma32.individual`` / ``.corrected``  d = K: Σ(1 + λr_k/p_k)F_k / Σ(p_k + λr_k)F_k
 ``gifair.weights.sum``                          D1: Σ_k q_k = Σ_k p_k (= 1)
-``gifair.weights.upper`` / ``.lower``           D2: p_k − λ(d−1)/|𝒜| ≤ q_k ≤ p_k + λ(d−1)/|𝒜|
+``gifair.weights.upper`` / ``.lower``           D2: p_k − λ(d−1)/#𝒜 ≤ q_k ≤ p_k + λ(d−1)/#𝒜
 ``gifair.weights.group-mass``                   D2: Σ_{k∈𝒜_i} q_k = P_i + λr_i
 ``gifair.d4``                                   D4: R = Σ_m (d − 2m + 1)L_(m)
-``gifair.d4.convex-program``                    D4: H = Σ(p_k − λ(d−1)/|𝒜|)F_k + 2λΣ_j sum_largest
+``gifair.d4.convex-program``                    D4: H = Σ(p_k − λ(d−1)/#𝒜)F_k + 2λΣ_j sum_largest
 ``gifair.lambda-max``                           λ_max = min_k p_k|𝒜_{s_k}|/(d − 1)
 ``gifair.epsilon`` / ``.lambda-max``            ε = 1 − (d−1)λ/min_k p_k|𝒜_{s_k}| / = 1 − λ/λ_max
 ``gifair.thm37``                                Theorem 3.7 as printed (ξ ∋ 2Γ_max/η^(T))
 ``gifair.thm37.distance``                       the repaired bound E‖θ̄^(T) − θ*‖² ≤ v/(γ + T)
 ``gifair.thm37.recursion`` / ``.corrected``     its one-step recursion: (1 − ηεμ/K) / (1 − ηεμ)
-``gifair.thm39`` / ``gifair.thm84``             partial participation: + τ′ = 4G²E²/|𝒮_c| / + τ
+``gifair.thm39`` / ``gifair.thm84``             partial participation: + τ′ = 4G²E²/``|𝒮_c|`` / + τ
 ``gifair.thm311``                               non-convex, main text: log(T + 1)/√T
 ``gifair.thm86`` / ``.proof-form``              non-convex, App.: 1/√T as printed / 1/Σ_tη_t
 ``gifair.lemma85``                              E H(θ̄^(t)) ≤ E H(θ̄^(0)) — false (erratum)

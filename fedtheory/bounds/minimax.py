@@ -28,7 +28,7 @@ id                                           statement
 ``minimax.thm6.stability``                   FedAvg ERM replace-one: ‖Δŵ‖ ≤ 8√(2β‖ℓ‖∞)p_i/(μn_i)
 ``minimax.thm6.federated-stability``         FedAvg ERM: γ_i ≤ 32β‖ℓ‖∞p_i/(μn_i)      (App. C.1)
 ``minimax.lemma7.mu0``                       logistic curvature floor as printed         (12)
-``minimax.lemma7.mu0.corrected``             (e^{a/2} + e^{−a/2})^{−2} = min_{|t|≤a} sig'(t)
+``minimax.lemma7.mu0.corrected``             (e^{a/2} + e^{−a/2})^{−2} = ``min_{|t|≤a} sig'(t)``
 ``minimax.lemma7.beta``                      logistic β = σ² = c_X²d/4
 ``minimax.lemma7.loss-bound[.corrected]``    ‖ℓ‖∞ = c_XD√d as printed / log(1 + e^a)
 ``minimax.thm8.aer`` / ``.ier``              estimation lower bounds               (14) / (15)

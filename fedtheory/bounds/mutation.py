@@ -70,6 +70,7 @@ __all__ = [
     "reset_after_fork",
 ]
 
+#: A mutation operator's name (:data:`OPERATORS` says what each does).
 Operator = Literal["scale", "constant", "exponent", "swap", "drop"]
 #: The mutation operators, in the order mutants are made.
 OPERATORS: tuple[Operator, ...] = ("scale", "constant", "exponent", "swap", "drop")

@@ -24,6 +24,7 @@ Method
 ------
 *Unconstrained phase.* Damped Newton with Armijo backtracking. It is vectorized over a batch of
 independent problems, for example the m local ERMs of PureLocalTraining.
+
 * Stopping rule: ‖∇‖ ≤ tol·(Σ_j s_j‖x_j‖sig(−y_j x_jᵀw) + size of the quadratic terms). The
   bound is relative to the size of the gradient's terms, its floating-point floor, which is at
   most Σ_j s_j‖x_j‖.

@@ -78,15 +78,18 @@ PALETTE: tuple[str, ...] = (
 REFERENCE_COLOR = "#8a8a8a"
 #: Colour of a bound or fit that belongs to no group when there is no single measured curve.
 NEUTRAL_COLOR = "#222222"
-#: Line styles by role.
+#: Line style of a bound.
 BOUND_STYLE: dict[str, Any] = {"linestyle": "--", "linewidth": 1.6}
+#: Line style of a fitted curve.
 FIT_STYLE: dict[str, Any] = {"linestyle": ":", "linewidth": 1.8}
+#: Line and marker style of measured points.
 MEASURED_STYLE: dict[str, Any] = {
     "linestyle": "-",
     "linewidth": 1.0,
     "marker": "o",
     "markersize": 4,
 }
+#: Line style of a reference curve.
 REFERENCE_STYLE: dict[str, Any] = {"linestyle": "-", "linewidth": 0.8}
 
 

@@ -30,6 +30,7 @@ from fedtheory.exact.logistic import logistic_erm
 
 __all__ = ["LOSSES", "FederatedDataset", "Loss", "sample_losses"]
 
+#: The per-sample loss of a :class:`FederatedDataset` (the three of the module docstring).
 Loss: TypeAlias = Literal["logistic", "squared", "mean"]
 #: The losses the federated kernels implement, with their integer codes in the kernels.
 LOSSES: dict[str, int] = {"logistic": 0, "squared": 1, "mean": 2}
@@ -145,7 +146,7 @@ class FederatedDataset:
     ) -> FederatedDataset:
         """The same data with sample ``index`` of client ``client`` replaced by a new one.
 
-        The replace-one dataset **S**^{∖(i,j)} of federated stability (Chen et al., Def. 5):
+        The replace-one dataset ``S^{∖(i,j)}`` of federated stability (Chen et al., Def. 5):
         the counts, the loss and the radius are unchanged.
 
         Parameters

@@ -2,13 +2,14 @@
 
 Three families, each a frozen dataclass whose constants are *computed* from the data:
 
-- :func:`random_quadratic`: f(x) = ½(x − x*)ᵀA(x − x*) + f*, with A = Q diag(λ) Qᵀ, Q Haar-random;
-  the smoothness constant L and the strong-convexity constant μ are the extreme eigenvalues of A.
+- :func:`random_quadratic`: f(x) = ½(x − x*)ᵀA(x − x*) + f*, with A = Q diag(λ) Qᵀ, Q Haar-random
+  [3]_; the smoothness constant L and the strong-convexity constant μ are the extreme eigenvalues of
+  A.
 - :func:`two_eigenvalue_quadratic`: the 2-D worst case A = diag(μ, L) of gradient descent, whose GD
   trajectory is known in closed form (the bound ``classic.gd.strongly-convex.distance`` is
-  attained on it with equality).
+  attained on it with equality [1]_).
 - :func:`isotropic_quadratic`: F(w) = (μ/2)‖w − w*‖² on a Euclidean ball with a Gaussian
-  stochastic-gradient oracle, the setting of Rakhlin, Shamir & Sridharan (2012), Lemma 1
+  stochastic-gradient oracle, the setting of Rakhlin, Shamir & Sridharan [2]_, Lemma 1
   (``classic.sgd.strongly-convex.distance``), with the exact second-moment bound G².
 
 References

@@ -48,7 +48,8 @@ Modules
 -------
 One family per module; every public name is exported here.
 
-- :mod:`~fedtheory.stats.fits`: :func:`fit_power_law`, :func:`fit_power_law_with_floor`;
+- :mod:`~fedtheory.stats.fits`: :func:`fit_power_law`, :func:`fit_power_law_with_floor`
+  (variable projection [GP73]_);
 - :mod:`~fedtheory.stats.bootstrap`: :func:`bootstrap_means`, :func:`bootstrap_ci`,
   :func:`slope_ci`, :func:`floor_fit_ci`;
 - :mod:`~fedtheory.stats.intervals`: :func:`mean_ci` (Student t), :func:`bonferroni`;

@@ -245,10 +245,10 @@ def bootstrap_ci(
 
     Each of the B resamples draws, independently within every grid point p, len(y_p) replicates
     with replacement from y_p, and evaluates ``statistic`` on the resampled list of P arrays.
-    The interval is the percentile interval ([ET93]_, ch. 13)
+    The interval is the percentile interval (Efron & Tibshirani 1993, ch. 13)
     [θ*_{((1−level)/2)}, θ*_{((1+level)/2)}] of the successful resampled values (empirical
     quantiles, linear interpolation) and ``std`` their standard deviation, the bootstrap
-    standard error ([ET93]_, ch. 6).
+    standard error (Efron & Tibshirani 1993, ch. 6).
 
     Resamples on which the statistic returns a non-finite value or raises
     :class:`~fedtheory.errors.ParameterError` (e.g. a log fit of a resampled non-positive mean)
@@ -436,8 +436,9 @@ def floor_fit_ci(
 
     The point fit is that of the per-point means (default relative weights); each of the B
     stratified resamples of :func:`bootstrap_means` is refitted, and the intervals are the
-    percentile intervals ([ET93]_, ch. 13) of the refitted exponents and floors. Resamples whose
-    fit raises ParameterError (e.g. a resampled mean ≤ 0) are dropped (``n_failed``).
+    percentile intervals (Efron & Tibshirani 1993, ch. 13) of the refitted exponents and floors.
+    Resamples whose fit raises ParameterError (e.g. a resampled mean ≤ 0) are dropped
+    (``n_failed``).
 
     Parameters
     ----------

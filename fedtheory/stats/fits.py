@@ -271,11 +271,12 @@ def fit_power_law_with_floor(
 
     by default with w_i = 1/y_i² (relative residuals, so every decade of y counts equally). For
     fixed k the model is linear in (a, b), solved in closed form; this *variable projection*
-    ([GP73]_) leaves the 1-D problem min_k S(â(k), b̂(k), k). It is searched on a coarse grid of
-    ``n_grid`` exponents per sign in ``k_bounds`` without (−k_gap, k_gap) (where x^k → 1 and the
-    model degenerates into a + b' log x), each of the three best local grid minima is refined
-    by a bounded Brent search between its grid neighbours (:func:`scipy.optimize.minimize_scalar`),
-    and the best one is polished by Gauss–Newton on (a, b, k).
+    (Golub & Pereyra 1973) leaves the 1-D problem min_k S(â(k), b̂(k), k). It is searched on a
+    coarse grid of ``n_grid`` exponents per sign in ``k_bounds`` without (−k_gap, k_gap) (where
+    x^k → 1 and the model degenerates into a + b' log x), each of the three best local grid
+    minima is refined by a bounded Brent search between its grid neighbours
+    (:func:`scipy.optimize.minimize_scalar`), and the best one is polished by Gauss–Newton on
+    (a, b, k).
 
     Parameters
     ----------

@@ -35,12 +35,17 @@ __all__ = [
     "plain_data",
 ]
 
+#: The outcome of a verdict whose statement held on the data.
 HOLDS = "holds"
+#: The outcome of a verdict whose statement the data contradict (with a counterexample).
 VIOLATED = "violated"
+#: The outcome of a verdict the data cannot decide (the verdict says why).
 INCONCLUSIVE = "inconclusive"
+#: The outcome of a claim whose experiment or criterion raised.
 ERROR = "error"
 #: Every possible outcome of a verdict.
 OUTCOMES: tuple[str, ...] = (HOLDS, VIOLATED, INCONCLUSIVE, ERROR)
+#: A verdict's outcome, one of :data:`OUTCOMES`.
 Outcome = Literal["holds", "violated", "inconclusive", "error"]
 
 

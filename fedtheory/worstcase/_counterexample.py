@@ -114,7 +114,7 @@ class Counterexample:
         value is a certified lower bound on the quadratic worst case (it can be the sharper one
         when the solver's value is off, as Clarabel's at 1e-7 tolerances can be by 2e-6).
     relative_difference : float
-        |measured − pep_value| / |pep_value|.
+        ``|measured − pep_value|`` / ``|pep_value|``.
     unrefined_value : float
         The measure on the fitted clients from the PEP's own x_0 and minimisers (before the
         refinement).
@@ -586,7 +586,8 @@ def quadratic_counterexample(
 
     Examples
     --------
-    GD's distance worst case max(|1 − ηL|, |1 − ημ|)^{2T} = 0.85⁴ is attained by a quadratic:
+    GD's distance worst case ``max(|1 − ηL|, |1 − ημ|)^{2T}`` = 0.85⁴ is attained by a
+    quadratic:
 
     >>> cx = quadratic_counterexample("gd", T=2, L=1.0, mu=0.1, eta=1.5)
     >>> cx.attained, cx.reproduced, round(cx.measured, 9)

@@ -109,6 +109,7 @@ _ERRORS = ("eps2", "delta2")
 _FED = ("m", "K", "T")
 _HET = ("zeta2", "heterogeneity", "weights")
 
+#: The federated methods a worst case can be computed for, by name.
 METHODS: dict[str, Method] = {
     m.name: m
     for m in (

@@ -1,11 +1,11 @@
 """FedLRGD, Algorithm 1 of Jadbabaie, Makur & Shah, with its epochs counted as they happen.
 
-*Federated Optimization of Smooth Loss Functions* (the ``fedlrgd`` seed; reading guide §2).
+*Federated Optimization of Smooth Loss Functions* [1]_ (the ``fedlrgd`` seed; reading guide §2).
 :func:`fedlrgd` runs on a :class:`~fedtheory.papers.fedlrgd.erm.LatentERM` instance (a server
 with r samples and m clients with s samples each, objective F of (3)) with the exact index
 conventions of guide §2.2: epoch 1, the server's r² gradients G^{(i)}_{j,k} = g_i(x^{(0,j)};
 ϑ^{(k)}) (34); epoch 2, every client solves G^{(i)ᵀ}v = hᵀ (35)/(38)–(39) and sends v_1; epochs
-3..r+1, v_2..v_r; epoch r+2, S inexact GD steps θ ← θ − ∇̂F(θ)/L1 with
+3..r+1, v_2..v_r; epoch r+2, S inexact GD steps [2]_ θ ← θ − ∇̂F(θ)/L1 with
 ∇̂F_i(θ) = (1/n)Σ_k g_i(x^{(0,k)}; θ)(1 + Σ_c v_k^{(i,c)}) (41)–(42).
 
 The gradient oracle counts every evaluation into the run's
@@ -275,7 +275,7 @@ def fedlrgd(
     step: float | None = None,
     seed: Seed | None = None,
 ) -> FedLRGDRun:
-    """FedLRGD, Algorithm 1 of Jadbabaie, Makur & Shah [1]_ (index conventions of guide §2.2).
+    """FedLRGD, Algorithm 1 of Jadbabaie, Makur & Shah (index conventions of guide §2.2).
 
     Epochs (τ = 1; Definition 1 types in brackets):
 

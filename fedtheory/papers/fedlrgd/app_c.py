@@ -1,6 +1,6 @@
 """App. C of Jadbabaie, Makur & Shah: the approximate rank of gradient slices of trained networks.
 
-Steps 2–6 of the procedure in :mod:`fedtheory.papers.fedlrgd.networks`:
+Steps 2–6 of the procedure of [1]_ in :mod:`fedtheory.papers.fedlrgd.networks`:
 :func:`app_c_perturbations` and :func:`gradient_slices` build the tensor ℳ_{i,j,q} =
 ∂f/∂θ_q(x^(i); θ^(j)) of (75)–(76); :func:`nontrivial_coordinates` and :func:`sample_coordinates`
 pick the weights whose slices are read; :func:`energy_rank` and :func:`energy_ranks` compute the
@@ -47,12 +47,12 @@ __all__ = [
 APP_C_ENERGY = 0.9
 
 
-#: Weights with |θ*_q| ≥ this are "non-trivial" (App. C, ε = 0.005).
+#: Weights with ``|θ*_q|`` ≥ this are "non-trivial" (App. C, ε = 0.005).
 APP_C_THRESHOLD = 0.005
 
 
 def nontrivial_coordinates(theta: np.ndarray, threshold: float = APP_C_THRESHOLD) -> np.ndarray:
-    """Indices q with |θ*_q| ≥ ``threshold`` (App. C's "non-trivial" weights, ε = 0.005).
+    """Indices q with ``|θ*_q|`` ≥ ``threshold`` (App. C's "non-trivial" weights, ε = 0.005).
 
     >>> nontrivial_coordinates(np.array([0.1, -0.001, -0.2, 0.005])).tolist()
     [0, 2, 3]
@@ -101,7 +101,7 @@ def app_c_perturbations(theta: np.ndarray, k: int, *, seed: Seed) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        Shape (k, p); row j is θ^(j). The per-coordinate noise scale is the mean |θ*_q|.
+        Shape (k, p); row j is θ^(j). The per-coordinate noise scale is the mean ``|θ*_q|``.
     """
     theta = np.asarray(theta, dtype=np.float64)
     if theta.ndim != 1 or theta.size < 1:
@@ -341,7 +341,7 @@ class SliceRankStudy:
     null_ranks : numpy.ndarray
         Approximate ranks of as many i.i.d. Gaussian k × k matrices.
     nontrivial : int
-        Number of non-trivial coordinates (|θ*_q| ≥ threshold) the slices were sampled from.
+        Number of non-trivial coordinates (``|θ*_q|`` ≥ threshold) the slices were sampled from.
     """
 
     network: Network

@@ -1,11 +1,11 @@
 """The baselines FedLRGD is compared with: FedAve (Theorem 3), federated GD and exact GD.
 
-Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* (the ``fedlrgd``
+Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* [1]_ (the ``fedlrgd``
 seed; reading guide §2.4–§2.5). FedAve and federated GD are thin definitions over the core round
 loop (:mod:`fedtheory.algorithms._round_loop`) on the kernel view of the instance
 (:mod:`fedtheory.papers.fedlrgd._latent_samples`):
 
-- :func:`fedave` (FedPAQ without quantization): client step
+- :func:`fedave` (FedPAQ [2]_ without quantization): client step
   :class:`~fedtheory.algorithms.client_steps.PresampledSGD`, server step
   :class:`~fedtheory.algorithms.server_steps.ModelAverage`;
 - :func:`fedgd`: client step :class:`~fedtheory.algorithms.client_steps.FullGradientSum`, server
@@ -299,7 +299,7 @@ def fedave(
     phi: float = 1.0,
     seed: Seed,
 ) -> FedAveRun:
-    """FedAve as analysed in Theorem 3: FedPAQ [2]_ (Algorithm 1) without quantization.
+    """FedAve as analysed in Theorem 3: FedPAQ (Algorithm 1) without quantization.
 
     Epoch t = 0, …, T − 1 (type A, b_t = b, τm uploads): the server samples τm clients
     uniformly without replacement and broadcasts θ_t; each runs b local SGD steps

@@ -1,10 +1,10 @@
 """Definition 1 of Jadbabaie, Makur & Shah: epochs and the federated oracle complexity Γ.
 
-An epoch has a type (§II-D) — **A**: active clients compute b_t gradients each, then communicate;
-**B**: only the server computes b_t gradients; **C**: clients only communicate — and costs
-b_t + 1{clients communicate}·φτm, so that Γ(𝒜) = Σ_t [b_t + 1{comm}·φτm]. :class:`EpochLog` reads
-the epochs off a run's :class:`~fedtheory.algorithms.trace.Trace`, whose counts were made where
-the work happened: Γ is *measured*, never copied from a theorem.
+An epoch has a type (§II-D of [1]_) — **A**: active clients compute b_t gradients each, then
+communicate; **B**: only the server computes b_t gradients; **C**: clients only communicate — and
+costs b_t + 1{clients communicate}·φτm, so that Γ(𝒜) = Σ_t [b_t + 1{comm}·φτm]. :class:`EpochLog`
+reads the epochs off a run's :class:`~fedtheory.algorithms.trace.Trace`, whose counts were made
+where the work happened: Γ is *measured*, never copied from a theorem.
 
 References
 ----------

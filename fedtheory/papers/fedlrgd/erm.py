@@ -1,8 +1,8 @@
 """Federated ERM instances for FedLRGD: a server and m clients minimising F of (1)/(3).
 
-Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* (the ``fedlrgd``
-seed; reading guide §1, §3.2.8, §5.1). A server holds r samples x^{(0,1)}, …, x^{(0,r)}, client
-c ∈ [m] holds s samples x^{(c,1)}, …, x^{(c,s)}, all in [0,1]^d, and the objective is the plain
+Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* [1]_ (the ``fedlrgd``
+seed; reading guide §1, §3.2.8, §5.1). A server holds r samples x^{(0,1)}, …, x^{(0,r)}, client c ∈
+[m] holds s samples x^{(c,1)}, …, x^{(c,s)}, all in [0,1]^d, and the objective is the plain
 empirical risk over the n = ms + r samples,
 
     F(θ) = (1/n) Σ_{j≤r} f(x^{(0,j)}; θ) + (1/n) Σ_{c≤m} Σ_{j≤s} f(x^{(c,j)}; θ)      (3)

@@ -1,13 +1,14 @@
 """Hölder-smooth latent variable models M_ij = g(y_i; ϑ_j) and Lemma 1's piecewise polynomials.
 
-Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* (the ``fedlrgd``
-seed; reading guide §3.2.1–3.2.2 and §5.1). A latent variable model (29) is the matrix
+Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* [1]_ (the
+``fedlrgd`` seed; reading guide §3.2.1–3.2.2 and §5.1). A latent variable model (29) is the
+matrix::
 
     M ∈ ℝ^{n×k},   M_ij = g(y^{(i)}; ϑ^{(j)}),
 
 rows indexed by data y^{(i)} ∈ [0,1]^d and columns by parameters ϑ^{(j)}. Theorem 1 says that
 when every g(·; ϑ) is (η, L2)-Hölder in the ℓ1 norm (6), the tail energy of its singular values
-σ_1 ≥ σ_2 ≥ … decays at least like r^{−2η/d}:
+σ_1 ≥ σ_2 ≥ … decays at least like r^{−2η/d}::
 
     t(r) = (1/(nk)) Σ_{j>r} σ_j² = (1/(nk))‖M − M_r‖_F² ≤ K(d, η, L2)·r^{−2η/d}   (r ≥ r_min),
 
@@ -21,17 +22,18 @@ Families (``family=``)
 ----------------------
 ``"lvm-p"`` (ℓ1 power kernel, η ∈ (0, 1])
     g = ‖y − ϑ‖₁^η, y, ϑ ∼ U[0,1]^d. (η, L2 = 1)-Hölder with l = 0, **exactly**:
-    |a^η − b^η| ≤ |a − b|^η and the reverse triangle inequality give L2 ≤ 1, and y = ϑ attains
-    it.
+    ``|a^η − b^η| ≤ |a − b|^η`` and the reverse triangle inequality give L2 ≤ 1, and y = ϑ
+    attains it.
 ``"lvm-p2"`` (ℓ2 power kernel, η ∈ (1, 2])
     g = ‖y − ϑ‖₂^η, l = 1, ∂_j g = η‖z‖^{η−2} z_j (z = y − ϑ). L2 = η·2^{2−η}, exact in d = 1
     (attained at z¹ = −z²). For d > 1 the same value is a *working* constant (not proved here)
     and :attr:`LatentModel.L2_estimate` holds a numerical **lower** bound on the true L2 (the
-    largest ratio |∂_j g(y¹) − ∂_j g(y²)|/‖y¹ − y²‖₁^{η−1} over random pairs, guide §5.1).
+    largest ratio ``|∂_j g(y¹) − ∂_j g(y²)|/‖y¹ − y²‖₁^{η−1}`` over random pairs, guide §5.1).
 ``"lvm-m"`` (Matérn, ℓ2, ν ∈ {1/2, 3/2, 5/2})
     g = k_ν(‖y − ϑ‖₂/ℓ), k_{1/2}(ρ) = e^{−ρ}, k_{3/2}(ρ) = (1 + √3ρ)e^{−√3ρ},
-    k_{5/2}(ρ) = (1 + √5ρ + 5ρ²/3)e^{−√5ρ}; η = 2ν ∈ {1, 3, 5}, l = 2ν − 1 and
-    L2 = c_ν/ℓ^{2ν} with c_ν = sup_ρ |k_ν^{(l+1)}(ρ)| = |k_ν^{(l+1)}(0)| ∈ {1, 6√3, 200√5/3}.
+    k_{5/2}(ρ) = (1 + √5ρ + 5ρ²/3)e^{−√5ρ} [2]_; η = 2ν ∈ {1, 3, 5}, l = 2ν − 1 and
+    L2 = c_ν/ℓ^{2ν} with c_ν = ``sup_ρ |k_ν^{(l+1)}(ρ)| = |k_ν^{(l+1)}(0)|`` ∈
+    {1, 6√3, 200√5/3}.
     ν = 1/2: exact in every d (ℓ2-Lipschitz constant 1/ℓ, and ‖·‖₂ ≤ ‖·‖₁, approached as
     y → ϑ along an axis). ν ≥ 3/2: exact in d = 1; in d = 2 the sup over z of every (l+1)-th
     partial derivative was computed on a polar grid in 50-digit arithmetic and equals the d = 1
@@ -53,11 +55,11 @@ Families (``family=``)
 ``"indicator"`` (negative control, not Hölder for any η > 0)
     g = 1{‖y − ϑ‖₁ < 1/2}: discontinuous, so the η-slope tests of V3 must fail on it.
 ``"probe"`` (tightness probe, exploratory; guide §5.1)
-    M_ij = Σ_ω |ω|₂^{−(η+d/2)} cos(2πωᵀy_i + φ_{ω,j}) over the ``modes`` lowest frequencies
+    M_ij = ``Σ_ω |ω|₂^{−(η+d/2)} cos(2πωᵀy_i + φ_{ω,j})`` over the ``modes`` lowest frequencies
     ω ∈ ℤ^d ∖ {0} of a half-space, with phases φ_{ω,j} i.i.d. U[0, 2π) per column ("random
-    θ-dependent phases"; the column's latent variable is its phase vector). σ_j² ∝ |ω_j|^{−(2η+d)}
-    with |ω_j| ≍ j^{1/d}, so t(r) ≍ r^{−2η/d}: the theorem's exponent. Hölder constants are not
-    controlled (``L2 = None``).
+    θ-dependent phases"; the column's latent variable is its phase vector).
+    σ_j² ∝ ``|ω_j|^{−(2η+d)}`` with ``|ω_j|`` ≍ j^{1/d}, so t(r) ≍ r^{−2η/d}: the theorem's
+    exponent. Hölder constants are not controlled (``L2 = None``).
 
 Generation
 ----------
@@ -211,7 +213,7 @@ def latent_matrix(
         Integer or :class:`numpy.random.SeedSequence`.
     eta
         Hölder exponent: required in (0, 1] (``"lvm-p"``), (1, 2] (``"lvm-p2"``); the nominal
-        η > 0 of ``"probe"`` (amplitudes |ω|^{−(η+d/2)}).
+        η > 0 of ``"probe"`` (amplitudes ``|ω|^{−(η+d/2)}``).
     nu, lengthscale
         Matérn ν ∈ {0.5, 1.5, 2.5} and ℓ > 0 (default 0.3) of ``"lvm-m"``.
     mu

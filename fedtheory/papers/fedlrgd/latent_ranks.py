@@ -102,8 +102,8 @@ def holder_constant_estimate(
 ) -> float:
     """A numerical **lower** bound on the Hölder constant L2 of (6): the largest ratio seen.
 
-    For l = 0 the ratio is |g(y¹; ϑ) − g(y²; ϑ)|/‖y¹ − y²‖₁^η, for l = 1 it is
-    max_j |∂_j g(y¹; ϑ) − ∂_j g(y²; ϑ)|/‖y¹ − y²‖₁^{η−1} (guide §5.1, LVM-P2), over ``pairs``
+    For l = 0 the ratio is ``|g(y¹; ϑ) − g(y²; ϑ)|``/‖y¹ − y²‖₁^η, for l = 1 it is
+    max_j ``|∂_j g(y¹; ϑ) − ∂_j g(y²; ϑ)|``/‖y¹ − y²‖₁^{η−1} (guide §5.1, LVM-P2), over ``pairs``
     random pairs in [0,1]^d and random ϑ: a third of the pairs uniform, a third close pairs
     (‖y¹ − y²‖ from 1e−1 to 1e−4), a third nearly symmetric about ϑ (where the power kernels
     attain their constants). The true L2 is at least the returned value, so a bound check that

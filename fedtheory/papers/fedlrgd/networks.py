@@ -1,6 +1,6 @@
 """Small fully connected networks and the approximate rank of their gradient slices (App. C).
 
-Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* (FedLRGD), App. C,
+Jadbabaie, Makur & Shah, *Federated Optimization of Smooth Loss Functions* [1]_ (FedLRGD), App. C,
 Figures 1–2, give empirical evidence that per-sample gradients of trained neural networks are
 approximately low rank when read as a "data × parameter" kernel. The procedure (reading guide
 §4.1) is:
@@ -10,7 +10,7 @@ approximately low rank when read as a "data × parameter" kernel. The procedure 
 3. draw k perturbations θ^(j) = θ* + (‖θ*‖₁/p)·g_j, g_j ~ N(0, I_p) i.i.d. (eq. (75));
 4. form the tensor ℳ_{i,j,q} = ∂f/∂θ_q(x^(i); θ^(j)) (eq. (76)), f the cross-entropy loss of
    the network on one sample;
-5. for every weight with |θ*_q| ≥ ε = 0.005 ("non-trivial"), the slice ℳ_q ∈ ℝ^{k×k} (rows:
+5. for every weight with ``|θ*_q|`` ≥ ε = 0.005 ("non-trivial"), the slice ℳ_q ∈ ℝ^{k×k} (rows:
    data, columns: perturbed parameters) has approximate rank (eq. (77))
    min{J ∈ [k] : Σ_{i≤J} σ_i(ℳ_q)² ≥ 0.9‖ℳ_q‖_F²}, defined for non-zero ℳ_q;
 6. plot a histogram of about 500 approximate ranks sampled uniformly among the non-trivial q
@@ -36,9 +36,9 @@ What is here
 
 Departures from the paper (documented where they occur): the digits and the smaller network
 above; plain minibatch SGD instead of Adam (the paper's optimizer; Keras defaults presumed by
-the guide); all-zero slices, whose approximate rank (77) is undefined, are counted and excluded
-(the paper does not mention them; with digits they come from border pixels that are 0 in all
-k sampled images).
+the guide; Keras' Glorot-uniform initial weights [2]_); all-zero slices, whose approximate
+rank (77) is undefined, are counted and excluded (the paper does not mention them; with digits
+they come from border pixels that are 0 in all k sampled images).
 
 References
 ----------
@@ -78,6 +78,7 @@ __all__ = [
 ACTIVATIONS: tuple[str, ...] = ("sigmoid", "relu")
 
 
+#: The hidden layers' activation function.
 Activation = Literal["sigmoid", "relu"]
 
 
@@ -255,7 +256,7 @@ class Network:
     # ----------------------------------------------------------------- initialisation
 
     def initial_parameters(self, seed: Seed) -> np.ndarray:
-        """Glorot-uniform weights U(±√(6/(in + out))) and zero biases (Keras' defaults [2]_).
+        """Glorot-uniform weights U(±√(6/(in + out))) and zero biases (Keras' defaults).
 
         The paper does not give its initialisation; the reading guide (§4.2) presumes Keras'
         defaults, used here for both activations.
@@ -584,7 +585,7 @@ def train_sgd(
     """Plain minibatch SGD on the mean cross-entropy, deterministic given ``seed``.
 
     Every epoch draws a fresh permutation of the training set and takes ⌈n/B⌉ steps
-    θ ← θ − λ ∇(1/|b|) Σ_{i∈b} f(x^(i); θ) over consecutive batches b (the last one may be
+    θ ← θ − λ ∇(1/``|b|``) Σ_{i∈b} f(x^(i); θ) over consecutive batches b (the last one may be
     smaller). App. C trains with Adam (batch 200, 25 epochs on MNIST); plain SGD is this
     toolkit's substitute (no optimizer state, fully specified by λ, B and the epochs).
 

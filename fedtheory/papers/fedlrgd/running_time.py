@@ -1,12 +1,12 @@
 """The running-time model of §II-D behind Definition 1 (Jadbabaie, Makur & Shah).
 
-A gradient takes 1 + Exp(1) time units; a type-A epoch waits for the slowest of the τm active
-clients (b + max_i Y_i, Y_i ∼ Erlang(b, 1)); a type-B epoch takes b + Y; the uploads go through an
-M/M/1 queue (arrival rate 1, service rate ν), and an epoch's communication time is φ·S with S the
-time of the τm-th departure (22)–(24). :func:`running_time_monte_carlo` simulates it, to compare
-with the paper's approximations (19), (20) and (23); :func:`erlang_max_mean` computes the exact
-b + E[max_i Y_i] by quadrature. The M/M/1 kernel's twin is
-``tests/reference/fedlrgd_algorithms.py``.
+In the model of [1]_, a gradient takes 1 + Exp(1) time units; a type-A epoch waits for the slowest
+of the τm active clients (b + max_i Y_i, Y_i ∼ Erlang(b, 1)); a type-B epoch takes b + Y; the
+uploads go through an M/M/1 queue (arrival rate 1, service rate ν), and an epoch's communication
+time is φ·S with S the time of the τm-th departure (22)–(24). :func:`running_time_monte_carlo`
+simulates it, to compare with the paper's approximations (19), (20) and (23);
+:func:`erlang_max_mean` computes the exact b + E[max_i Y_i] by quadrature. The M/M/1 kernel's twin
+is ``tests/reference/fedlrgd_algorithms.py``.
 
 References
 ----------

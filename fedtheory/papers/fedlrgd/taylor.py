@@ -31,7 +31,7 @@ class PiecewiseTaylor:
     centre z_I, which is all the proof of Lemma 1 uses (ℓ1 balls of radius 1/q around the
     centres cover [0,1]^d). In d = 1 the ⌈q/2⌉ intervals of length ≤ 2/q are a *minimal*
     ℓ1 covering, exactly the paper's construction (27)–(28); for d ≥ 2 the grid is the guide's
-    ℓ∞-grid covering (§3.2.1), not a minimal one, so its cell count ⌈qd/2⌉^d replaces |𝒩|.
+    ℓ∞-grid covering (§3.2.1), not a minimal one, so its cell count ⌈qd/2⌉^d replaces ``|𝒩|``.
     P_I is the degree-l Taylor polynomial of g(·; ϑ) at z_I (49).
 
     Attributes
@@ -55,7 +55,7 @@ class PiecewiseTaylor:
     values : numpy.ndarray
         N_ij = P_{q,l}(y_i; ϑ_j), shape (n, k).
     error_bound : float
-        Lemma 1's sup_y |g(y; ϑ) − P_{q,l}(y; ϑ)| ≤ L2/(l!·q^η).
+        Lemma 1's sup_y ``|g(y; ϑ) − P_{q,l}(y; ϑ)|`` ≤ L2/(l!·q^η).
     """
 
     q: float

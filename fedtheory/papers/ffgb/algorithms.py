@@ -1,6 +1,7 @@
 """FFGB, FFGB.C and FFGB.L: thin definitions over the core round loop (reading guide §2).
 
-Shen, Hassani, Kale & Karbasi, *Federated Functional Gradient Boosting* (the ``ffgb`` seed).
+Shen, Hassani, Kale & Karbasi, *Federated Functional Gradient Boosting* [1]_ (the ``ffgb``
+seed).
 Each algorithm is a client step of :mod:`fedtheory.papers.ffgb.steps` composed with the core
 round loop (:mod:`fedtheory.algorithms._round_loop`) and the core server step
 :class:`~fedtheory.algorithms.server_steps.ModelAverage` (Algorithm 1's average of the sampled

@@ -1,8 +1,8 @@
 """scikit-learn's 8×8 digits as the offline substitute of FFGB's experiments (guide §4.2).
 
-Shen, Hassani, Kale & Karbasi, *Federated Functional Gradient Boosting*, §4: multiclass
+Shen, Hassani, Kale & Karbasi, *Federated Functional Gradient Boosting* [1]_, §4: multiclass
 classification with the cross-entropy loss (1), data divided among N clients by the
-s-partition of Karimireddy et al. and Hsu et al. — "we randomly select a portion s×100% of
+s-partition of Karimireddy et al. [3]_ and Hsu et al. [2]_ — "we randomly select a portion s×100% of
 the data and allocate them equally to all clients; for the remaining (1 − s)×100% we sort the
 data points by their labels and assign them to the workers sequentially". The paper runs it on
 MNIST and CIFAR10 with N = 56; the guide's substitute (§4.2) is the 1797 digits bundled with

@@ -5,10 +5,10 @@ The heterogeneity radii of the ffgb paper: ω_TV = (1/N) Σ TV(α, α_i) (Theore
 (1/N²) Σ_{i,s} W2²(α_s, α_i). Measures are probability vectors on a common set of atoms with
 coordinates ``points`` (P,) or (P, dim); distances are Euclidean.
 
-- TV(p, q) = sup_A |p(A) − q(A)| (21) = ½‖p − q‖₁ for discrete measures.
-- W1 (22), exactly: in one dimension by the CDF formula W1 = ∫|F_p − F_q| = Σ_k
-  |F_p(x_k) − F_q(x_k)|(x_{k+1} − x_k) over the sorted atoms; in any dimension by the transport
-  LP min_π ⟨C, π⟩ over couplings, solved by POT's network simplex (``ot.emd2``).
+- TV(p, q) = ``sup_A |p(A) − q(A)|`` (21) = ½‖p − q‖₁ for discrete measures.
+- W1 (22), exactly: in one dimension by the CDF formula [2]_ ``W1 = ∫|F_p − F_q| =
+  Σ_k |F_p(x_k) − F_q(x_k)|(x_{k+1} − x_k)`` over the sorted atoms; in any dimension by the
+  transport LP min_π ⟨C, π⟩ over couplings, solved by POT's network simplex (``ot.emd2``).
 - The Kantorovich potential: the single-potential dual LP of guide §5 A2,
   max_φ Σ_x φ(x)(p(x) − q(x)) s.t. φ(x) − φ(y) ≤ ‖x − y‖ on supp p ∪ supp q, solved with
   SciPy's HiGHS; its optimum equals W1 (duality), and φ is extended to every atom by the
@@ -19,7 +19,7 @@ coordinates ``points`` (P,) or (P, dim); distances are Euclidean.
 measure, uniform weights, mean of repeated calls, compile-free): POT's ``emd2`` took 0.20, 0.25,
 0.63 and 2.4 ms at M = 20, 50, 100, 200, against 4.4, 13, 54 and 450 ms for the same LP in
 ``scipy.optimize.linprog(method="highs")``; the values agreed to 1e-15 relative. POT (the
-Python Optimal Transport library, Flamary et al., JMLR 2021) is the field's well-kept library and
+Python Optimal Transport library [1]_) is the field's well-kept library and
 a network simplex is the right algorithm for this LP; 20–190× faster means the W1 sweeps of C9
 cost nothing. POT is imported on first use (its import pulls in scikit-learn when present,
 about 1 s), so importing this module stays cheap. The potential LP stays in HiGHS: a dual

@@ -144,7 +144,7 @@ def fedavg_digits(
     For t = 0, …, T − 1: the sampled clients (all by default) start from θ_t, take
     ``local_steps`` minibatch SGD steps on the mean cross-entropy of batches of
     round(batch_fraction · min_i n_i) distinct points, and θ_{t+1} = Σ_i p_i θ^(i) with
-    p_i = n_i/n (over the sampled clients, rescaled by m/|C_t|).
+    p_i = n_i/n (over the sampled clients, rescaled by m/``|C_t|``).
 
     Parameters
     ----------

@@ -1,22 +1,22 @@
 """Learned weak learners of FFGB's experiments, each an oracle kernel (App. B; guide §4.2).
 
-Shen, Hassani, Kale & Karbasi, *Federated Functional Gradient Boosting*: a client's local step
+Shen, Hassani, Kale & Karbasi, *Federated Functional Gradient Boosting* [1]_: a client's local step
 asks a weak-learning oracle for a function h close to its query φ in L²(α_i) (eq. (9),
 ‖h − φ‖_α ≤ (1 − γ)‖φ‖_α). The paper's experiments implement the oracle by fitting a network
 to φ on the client's data (App. B.3, eq. (23): least squares over supp α, Adam, 1000 steps,
 learning rate 0.005; App. B.1: an MLP 32–32 with leaky ReLU 0.01). Three learners are here:
 
 :class:`TreeOracle`
-    A multi-output weighted least-squares regression tree (CART): exact greedy splits over the
+    A multi-output weighted least-squares regression tree (CART [2]_): exact greedy splits over the
     sorted feature values, depth ≤ ``max_depth``, at least ``min_leaf`` atoms per leaf, sample
     weights α_i; the guide's cheap substitute for the network (§4.2).
 :class:`MLPOracle`
-    The App. B.1 MLP fitted by full-batch Adam to the weighted squared loss
+    The App. B.1 MLP fitted by full-batch Adam [3]_ to the weighted squared loss
     Σ_x α_i(x)‖h_θ(x) − φ(x)‖² (eq. (23) with weights α_i; for α_i uniform on the client's
     points it is (23) divided by n_i, with the same minimiser), initialised from a seed derived
     from the call (replicate, round, client, local step).
 :class:`RandomFeatureOracle`
-    Ridge regression on fixed random Fourier features (closed form; drawn once, in Python).
+    Ridge regression on fixed random Fourier features [4]_ (closed form; drawn once, in Python).
 
 The kernel interface (shared with the exact oracles of :mod:`fedtheory.papers.ffgb`): an oracle
 is a :class:`typing.NamedTuple` subclass whose fields hold the atoms' features X (P × d_x) and the

@@ -96,7 +96,7 @@ def covering_distance(clouds: list[np.ndarray]) -> float:
 
 
 def data_lipschitz(points: np.ndarray, labels: np.ndarray) -> float:
-    """L_data: the largest slope |y − y′|/‖x − x′‖ over the pooled data (guide C10).
+    """L_data: the largest slope ``|y − y′|``/‖x − x′‖ over the pooled data (guide C10).
 
     Pairs at one point with different labels give inf; with equal labels they are skipped.
     In one dimension the largest slope is attained by neighbours in sorted order.
@@ -360,7 +360,7 @@ class LipschitzData:
 
     @functools.cached_property
     def label_bound(self) -> float:
-        """B = max |y_{i,j}| (Assumption 3.3)."""
+        """B = max ``|y_{i,j}|`` (Assumption 3.3)."""
         return float(np.max(np.abs(self.client_labels)))
 
     @functools.cached_property

@@ -15,13 +15,13 @@ statements sharp tests (guide §3.8, §5):
 oracle          h                                                    norms
 ==============  ===================================================  =========================
 ``scale``       γφ                                                   l2, sup, lip
-``biased``      φ − (1 − γ)‖φ‖·v/‖v‖, v a fixed direction             l2, sup; lip with v ≡ 1
+``biased``      φ − (1 − γ)‖φ‖·v/‖v‖, v a fixed direction            l2, sup; lip with v ≡ 1
                                                                      (the constant-bias oracle)
-``topk``        φ on the atoms of largest α(x)‖φ(x)‖² (sup: ‖φ(x)‖),  l2, sup
+``topk``        φ on the atoms of largest α(x)‖φ(x)‖² (sup: ‖φ(x)‖)  l2, sup
                 kept until the condition holds, 0 elsewhere
-``random``      φ − (1 − γ)‖φ‖·ξ/‖ξ‖, ξ a fresh Gaussian direction    l2, sup
+``random``      φ − (1 − γ)‖φ‖·ξ/‖ξ‖, ξ a fresh Gaussian direction   l2, sup
                 per call (counter-based stream, below)
-``adv``         φ − (1 − γ)‖φ‖·(g − f*)/‖g − f*‖                      l2, sup
+``adv``         φ − (1 − γ)‖φ‖·(g − f*)/‖g − f*‖                     l2, sup
 ==============  ===================================================  =========================
 
 (‖·‖ is the oracle's norm on the client's α_i; off supp α_i the sup-norm conditions say

@@ -506,7 +506,7 @@ class AtomPopulation:
     def gradient_bound(self, radius: float | None = None) -> float:
         """G of Assumptions 3.1/3.2: a bound on ‖∇R_i[f]‖ in L²(α_i) and in L∞(α_i).
 
-        Logistic: |σ(v) − q| ≤ 1, so G = 1 for every f. Softmax: ‖softmax(v) − q‖ ≤ √2
+        Logistic: ``|σ(v) − q|`` ≤ 1, so G = 1 for every f. Softmax: ‖softmax(v) − q‖ ≤ √2
         (guide §1), G = √2. Square loss has no uniform bound (guide §1): for ‖f‖_∞ ≤ radius,
         ‖f(x) − m_i(x)‖ ≤ radius + max_{i, x ∈ supp α_i}‖m_i(x)‖; the default radius is that
         label bound max‖m_i(x)‖, a ball holding f⁰ = 0, f* and the limits of §3.8.

@@ -3,7 +3,7 @@
 Two client steps, each a :class:`typing.NamedTuple` subclass naming ``client_state`` and
 ``client_update`` (:mod:`fedtheory.algorithms._round_loop` states the contract); the server
 step is the core :class:`~fedtheory.algorithms.server_steps.ModelAverage`, the plain average
-f^{t+1} = (1/|S^t|) Σ_{i ∈ S^t} g_i^{K+1,t} of Algorithm 1. The model vector is a function on
+f^{t+1} = (1/``|S^t|``) Σ_{i ∈ S^t} g_i^{K+1,t} of Algorithm 1. The model vector is a function on
 the atoms, flat (P·c,).
 
 :class:`FunctionalBoosting` — FFGB (Algorithm 2) and FFGB.C (Algorithms 3 and 5). Client i in

@@ -1,6 +1,7 @@
 """Algorithm 1 of Shu et al. (FZooS paper) and its instances, on the core round loop (guide §2).
 
-Every method is the local direction (2), ĝ = g + γ·c, on one round loop (:mod:`.steps`):
+Every method is the local direction (2) of [1]_, ĝ = g + γ·c, on one round loop
+(:mod:`~fedtheory.papers.fzoos.steps`):
 
 =======================  ========================================================================
 runner                   local estimate g, correction c, γ (guide §2.1 table, App. D)
@@ -698,7 +699,8 @@ _DOC_END = """
     Returns
     -------
     ZerothOrderRun
-        x_R, the trace (queries counted per round) and the logs (:mod:`.runs`).
+        x_R, the trace (queries counted per round) and the logs
+        (:mod:`~fedtheory.papers.fzoos.runs`).
 
     Raises
     ------

@@ -143,7 +143,7 @@ class GPSampleFunctions(ZerothOrderProblem):
         return max(self.heterogeneity(p) for p in points)
 
     def constants(self) -> dict[str, float]:
-        """``smoothness``: the valid but loose bound β ≤ √(2/M) Σ_m |w̄_m| ‖v_m‖² on
+        """``smoothness``: the valid but loose bound β ≤ √(2/M) Σ_m ``|w̄_m|`` ‖v_m‖² on
         ‖∇²F(x)‖₂ (every x); ``strong_convexity`` 0 (F is a GP sample, not convex);
         ``kappa`` = 1/l² and ``lipschitz_kernel`` = e^{−1/2}/l (guide §1, SE kernel)."""
         M = self.features

@@ -1,7 +1,7 @@
 """The fzoos paper's analytic federated problems on the core problem protocol (guide §4.2, §5).
 
 Every problem has N clients with local functions f_i and the global objective
-F = (1/N) Σ_i f_i (Shu et al., eq. (1)); it implements
+F = (1/N) Σ_i f_i (Shu et al. [1]_, eq. (1)); it implements
 :class:`~fedtheory.problems.protocol.FederatedProblem` (``client_weights`` = 1/N) and adds
 
 - ``kernel_view()``: the NamedTuple view read by the numba kernels ``zo_value`` / ``zo_gradient``
@@ -349,7 +349,7 @@ class SyntheticQuadratics(_Separable):
 
         ``smoothness`` = ``strong_convexity`` = 80/d (Hessian of F in u, exact);
         ``smoothness_original`` = ``strong_convexity_original`` = 1/(5d) (in t);
-        ``client_smoothness`` = max_ij |∂²f_i/∂u_j²| (the local functions, exact);
+        ``client_smoothness`` = max_ij ``|∂²f_i/∂u_j²|`` (the local functions, exact);
         ``heterogeneity_max`` = max_{u ∈ [0,1]^d} G(u) (exact, :meth:`heterogeneity_max`).
         """
         d = self._d
@@ -430,7 +430,7 @@ class NonconvexSines(_Separable):
     g″ = 1 − 4.5 sin(3t) < 0 wherever sin(3t) > 2/9: F is not convex.
 
     The domain is ℝ^d (``box`` is False): Theorem C.1(iii) needs only a β-smooth F bounded
-    below. β = (1 + aω²)/d exactly (sup |g″|, attained where sin(ωt) = −1); α = 0.
+    below. β = (1 + aω²)/d exactly (sup ``|g″|``, attained where sin(ωt) = −1); α = 0.
     F* = min g (one-dimensional, computed to machine precision; see :func:`_scalar_minimum`),
     attained at x* = t*·1. The local functions are unbounded below when 1 + C p_ij < 0, and
     otherwise non-convex: :meth:`client_optima` is not available.

@@ -1,8 +1,8 @@
 """GIFAIR-FL-Global, GIFAIR-FL-Per and FedAvg as printed, on the core round loop (guide §2).
 
-Yue, Nouiehed & Al Kontar, *GIFAIR-FL* (the ``gifair`` seed). Every algorithm is the core client
-step :class:`~fedtheory.algorithms.client_steps.LocalSGD` (E local minibatch steps from the global
-model, the step of client k scaled by its multiplier c_k) composed with the server step
+Yue, Nouiehed & Al Kontar, *GIFAIR-FL* [1]_ (the ``gifair`` seed). Every algorithm is the core
+client step :class:`~fedtheory.algorithms.client_steps.LocalSGD` (E local minibatch steps from the
+global model, the step of client k scaled by its multiplier c_k) composed with the server step
 :class:`~fedtheory.papers.gifair.steps.FairAggregation` (a core aggregation step, then the reported
 losses, the group ranks and the next multipliers) on the one round loop:
 
@@ -27,7 +27,7 @@ uniform (V10). With ``clients_per_round = S``:
 
 - ``sampling="p_with_replacement"`` (the theory, Thms 3.9/8.4: S i.i.d. draws from p): the
   drawn clients train once each and the server averages the S draws uniformly, repeats counted
-  (Li et al.'s scheme I, unbiased for Σ p_k θ_k) — with either ``aggregation``;
+  (Li et al.'s scheme I [2]_, unbiased for Σ p_k θ_k) — with either ``aggregation``;
 - ``sampling="uniform"`` (S clients without replacement): ``"weighted"`` is the core
   p-weighted step θ̄ ← θ̄ − (K/S) Σ_{k∈S} p_k(θ̄ − θ_k) (Li et al.'s scheme II, unbiased;
   (K/S) Σ_{k∈S} p_k θ_k when Σ_{k∈S} p_k = S/K), ``"uniform"`` the printed plain mean.
@@ -284,7 +284,7 @@ def gifair_global(
     replicates: int | None = None,
     record: bool = False,
 ) -> GifairRun:
-    """GIFAIR-FL-Global, Algorithm 2 of Yue et al. [1]_: min_θ H(θ) = Σ_k p_k F_k(θ) + λR(θ).
+    """GIFAIR-FL-Global, Algorithm 2 of Yue et al.: min_θ H(θ) = Σ_k p_k F_k(θ) + λR(θ).
 
     Each round the sampled clients run E local SGD steps from θ̄ with the step of client k
     scaled by c_k = 1 + λ r_k/(p_k|𝒜_{s_k}|) (r_k frozen in the round, Remark 3.6); the server
@@ -375,7 +375,7 @@ def gifair_per(
     replicates: int | None = None,
     record: bool = False,
 ) -> GifairRun:
-    """GIFAIR-FL-Per, Algorithm 3 of Yue et al. [1]_ (personalised models, eq. (4)–(5)).
+    """GIFAIR-FL-Per, Algorithm 3 of Yue et al. (personalised models, eq. (4)–(5)).
 
     As printed it trains exactly as Algorithm 2 with stale r (guide §2.3): r from the losses
     L_i({θ_k}) at the clients' latest local models, which are the end-of-round iterates of the
@@ -430,7 +430,7 @@ def fedavg_printed(
     replicates: int | None = None,
     record: bool = False,
 ) -> GifairRun:
-    """FedAvg, Algorithm 1 of Yue et al. [1]_: GIFAIR-FL-Global with λ = 0.
+    """FedAvg, Algorithm 1 of Yue et al.: GIFAIR-FL-Global with λ = 0.
 
     Every multiplier is exactly 1; the clients still report F_k(θ̄_c) (the log and the trace's
     losses F(θ̄_c) are the fairness diagnostics of the baseline). ``aggregation="uniform"``

@@ -1,9 +1,10 @@
 """The fairness baselines of the gifair paper on the core round loop (reading guide §2.5, §5 V18).
 
-The paper compares GIFAIR-FL with q-FFL, TERM, AFL, Ditto and FedMGDA+ but does not define them;
-these are the algorithms of their own papers [general knowledge, guide §2.5], each a client step
-and a server step (:mod:`fedtheory.papers.gifair._baseline_steps`) on the one federated round
-loop (:mod:`fedtheory.algorithms._round_loop`):
+The paper compares GIFAIR-FL with q-FFL [1]_, TERM [2]_, AFL [3]_, Ditto [4]_ and FedMGDA+ [5]_
+but does not define them; these are the algorithms of their own papers [general knowledge,
+guide §2.5], each a client step and a server step
+(:mod:`fedtheory.papers.gifair._baseline_steps`) on the one federated round loop
+(:mod:`fedtheory.algorithms._round_loop`):
 
 ======================  ============================================  ===========================
 algorithm               client step                                   server step
@@ -25,7 +26,7 @@ global steps t = cE + k to steps; row c of the core ``LocalSGD``'s 2-D steps), m
 ``batch`` rows drawn without replacement from the client's counter-based stream;
 ``clients_per_round`` (None: all K) with ``sampling`` ``"p_with_replacement"`` (S i.i.d.
 draws from p, each draw an upload: Li et al.'s scheme I) or ``"uniform"`` (without
-replacement); ``aggregation`` ``"weighted"`` (the uploads weighted by p_k, times K/|S| under
+replacement); ``aggregation`` ``"weighted"`` (the uploads weighted by p_k, times K/``|S|`` under
 uniform sampling: scheme II) or ``"uniform"`` (the plain mean of the uploads; with p-sampling
 the mean is always uniform, the p being in the draws).
 
@@ -38,11 +39,11 @@ replicate r of a batch equals the single run with its seed.
 
 **Which aggregation the limits give** [derived]: q-FFL at q = 0 is w − Σ a_a L̂(w − w̄_a)/
 (L̂ Σ a_a) = Σ a_a w̄_a / Σ a_a — the mean of the uploads normalised by their aggregation
-weights: the printed q-FFL (a_a = 1/|S|) is the *uniform* mean (FedAvg with ``"uniform"``
+weights: the printed q-FFL (a_a = 1/``|S|``) is the *uniform* mean (FedAvg with ``"uniform"``
 aggregation; with p-sampling exactly scheme I), and ``aggregation="weighted"`` with full
 participation the p-weighted average (the core FedAvg). Under uniform sampling with
 ``"weighted"`` it is the self-normalised Σ_S p_k w̄_k / Σ_S p_k, not scheme II's
-(K/|S|) Σ_S p_k w̄_k. TERM as t → 0 gives the same normalised mean.
+(K/``|S|``) Σ_S p_k w̄_k. TERM as t → 0 gives the same normalised mean.
 
 References
 ----------

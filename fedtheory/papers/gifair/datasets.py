@@ -187,7 +187,9 @@ def grouped_synthetic(
 
 #: FEMNIST-3-groups' classes (guide §4, item 2): digits, capitals, lower case.
 FEMNIST_DIGITS = tuple(range(5))
+#: FEMNIST-3-groups' capital letters (classes 5–12).
 FEMNIST_CAPITALS = tuple(range(5, 13))
+#: FEMNIST-3-groups' lower-case letters (classes 13–19).
 FEMNIST_LOWER = tuple(range(13, 20))
 
 

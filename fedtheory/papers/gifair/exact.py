@@ -1,11 +1,11 @@
 """Exact optima of GIFAIR-FL's objective and of its baselines' objectives, through cvxpy.
 
-The objective (1), H(θ) = Σ_k p_k F_k(θ) + λ Σ_{i<j} |L_i(θ) − L_j(θ)|, is a max of convex
-functions when λ ≤ λ_max (guide §1, D3), and by D4 it is the DCP program
+The objective (1), H(θ) = Σ_k p_k F_k(θ) + λ Σ_{i<j} ``|L_i(θ) − L_j(θ)|``, is a max of convex
+functions when λ ≤ λ_max (guide §1, D3), and by D4 it is the DCP program ::
 
     H(θ) = Σ_k (p_k − λ(d−1)/|𝒜_{s_k}|) F_k(θ) + 2λ Σ_{j=1}^{d−1} sum_largest([L_1..L_d], j),
 
-valid exactly when every coefficient p_k − λ(d−1)/|𝒜_{s_k}| is ≥ 0, i.e. λ ≤ λ_max. Beyond it
+valid exactly when every coefficient p_k − λ(d−1)/``|𝒜_{s_k}|`` is ≥ 0, i.e. λ ≤ λ_max. Beyond it
 :func:`fair_optimum` raises :class:`~fedtheory.errors.ConditionError` before building anything.
 λ and the coefficients are cvxpy Parameters (DPP), so :func:`tradeoff_curve` canonicalises the
 program once for a whole λ grid.
@@ -166,7 +166,7 @@ class FairOptimum:
     spread, average_loss : float
         R(θ*) and Σ_k p_k F_k(θ*).
     ties : tuple of (int, int)
-        Group pairs with |L_i − L_j| < tie_tol at θ* (the active kinks).
+        Group pairs with ``|L_i − L_j|`` < tie_tol at θ* (the active kinks).
     stationarity : float
         dist(0, ∂H(θ*)) with the ties above (0 at an exact optimum).
     solver, status : str
@@ -415,7 +415,7 @@ def epigraph_optimum(
 ) -> FairOptimum:
     """min t s.t. t ≥ Σ_k q_k(π) F_k(θ) for every strict ordering π of the d groups (D3).
 
-    q_k(π) = p_k + λ r_k(π)/|𝒜_{s_k}| with r = d − 2m + 1 for the group ranked m-th; the max
+    q_k(π) = p_k + λ r_k(π)/``|𝒜_{s_k}|`` with r = d − 2m + 1 for the group ranked m-th; the max
     over the d! orderings is H (Lemma 3.2 without ties, and the max of the linear function
     over Z_λ is attained at a vertex). An independent check of :func:`fair_optimum`; no polish.
 
@@ -468,7 +468,7 @@ class BaselineOptimum:
         ``"newton"`` (TERM, q-FFL) or the cone solver (AFL).
     stationarity : float
         The optimality certificate: ‖∇f(θ*)‖ for the smooth TERM and q-FFL objectives; for AFL
-        dist(0, conv{∇F_k(θ*) : F_k(θ*) ≥ max_j F_j(θ*) − 1e-6·max(1, |max_j F_j|)}), the
+        dist(0, conv{∇F_k(θ*) : F_k(θ*) ≥ max_j F_j(θ*) − 1e-6·max(1, ``|max_j F_j|``)}), the
         distance from 0 to ∂(max_k F_k) with the clients active within that tolerance.
     iterations : int
         Newton steps taken (0 for AFL).

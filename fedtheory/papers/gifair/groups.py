@@ -2,11 +2,12 @@
 
 Yue, Nouiehed & Al Kontar, *GIFAIR-FL: a framework for group and individual fairness in
 federated learning*. K clients carry group labels s_k ∈ {0, …, d−1} and data shares p_k. With
-the group losses L_i = (1/|𝒜_i|) Σ_{k∈𝒜_i} F_k (an *unweighted* mean over the group's clients),
+the group losses L_i = (1/``|𝒜_i|``) Σ_{k∈𝒜_i} F_k (an *unweighted* mean over the group's
+clients), ::
 
     R = Σ_{i<j} |L_i − L_j|,        H = Σ_k p_k F_k + λ R            (eq. (1)),
 
-and Lemma 3.2 rewrites H as a reweighted FedAvg objective H = Σ_k q_k F_k (eq. (2)) with
+and Lemma 3.2 rewrites H as a reweighted FedAvg objective H = Σ_k q_k F_k (eq. (2)) with ::
 
     r_k = Σ_{j≠s_k} sign(L_{s_k} − L_j)  (sign(0) = 0),   q_k = p_k + λ r_k/|𝒜_{s_k}|,
     c_k = q_k/p_k                                                     (Alg. 2's multiplier).
@@ -17,8 +18,9 @@ The derived facts of guide §1 that :class:`GroupStructure` makes computable:
   λ_max = min_k p_k|𝒜_{s_k}|/(d − 1), and the appendix constant ε = 1 − (d−1)λ/min_k p_k|𝒜_{s_k}|
   equals 1 − λ/λ_max;
 - D3: H(θ) = max over the zonotope Z_λ = p + λ Σ_{i<j} [−1, 1]·g_ij of Σ_k q_k F_k, with the
-  generators g_ij = 1_{𝒜_i}/|𝒜_i| − 1_{𝒜_j}/|𝒜_j| (:meth:`GroupStructure.zonotope_generators`;
-  the LP is :func:`fedtheory.papers.gifair.exact.zonotope_max`);
+  generators g_ij = 1_{𝒜_i}/``|𝒜_i|`` − 1_{𝒜_j}/``|𝒜_j|``
+  (:meth:`GroupStructure.zonotope_generators`; the LP is
+  :func:`fedtheory.papers.gifair.exact.zonotope_max`);
 - D4: R = Σ_m (d − 2m + 1) L_(m) = −(d−1) Σ_i L_i + 2 Σ_{j<d} sum_largest(L, j).
 
 Errata kept as functions: the main text's individual-fairness objective Σ_k (1 + λr_k/p_k) F_k
@@ -159,7 +161,7 @@ class GroupStructure:
 
     @classmethod
     def individual(cls, p: Any) -> GroupStructure:
-        """Individual fairness: every client its own group (d = K, |𝒜_k| = 1; guide §2.2)."""
+        """Individual fairness: every client its own group (d = K, ``|𝒜_k|`` = 1; guide §2.2)."""
         size = np.asarray(p).shape[0] if np.ndim(p) == 1 else 0
         return cls(np.arange(size), p)
 
@@ -177,12 +179,12 @@ class GroupStructure:
 
     @property
     def group_sizes(self) -> np.ndarray:
-        """|𝒜_i|, shape (d,)."""
+        """``|𝒜_i|``, shape (d,)."""
         return readonly(np.bincount(self.labels, minlength=self.num_groups), np.int64)
 
     @property
     def client_group_sizes(self) -> np.ndarray:
-        """|𝒜_{s_k}|, shape (K,)."""
+        """``|𝒜_{s_k}|``, shape (K,)."""
         return readonly(self.group_sizes[self.labels], np.int64)
 
     @property
@@ -246,13 +248,13 @@ class GroupStructure:
         return array
 
     def group_losses(self, client_losses: Any) -> np.ndarray:
-        """L_i = (1/|𝒜_i|) Σ_{k∈𝒜_i} F_k, shape (..., d) (guide §1; unweighted within groups)."""
+        """L_i = (1/``|𝒜_i|``) Σ_{k∈𝒜_i} F_k, shape (..., d) (guide §1; unweighted in groups)."""
         losses = self._losses(client_losses)
         sums = losses @ self.membership.astype(np.float64)
         return np.asarray(sums / self.group_sizes)
 
     def spread(self, client_losses: Any) -> np.ndarray | float:
-        """R = Σ_{i<j} |L_i − L_j| (eq. (1)), shape (...)."""
+        """R = Σ_{i<j} ``|L_i − L_j|`` (eq. (1)), shape (...)."""
         L = self.group_losses(client_losses)
         i, j = np.triu_indices(self.num_groups, 1)
         return np.abs(L[..., i] - L[..., j]).sum(axis=-1)  # type: ignore[no-any-return]
@@ -268,7 +270,7 @@ class GroupStructure:
         return np.asarray(self.group_ranks(client_losses)[..., self.labels])
 
     def weights(self, lam: float, client_losses: Any) -> np.ndarray:
-        """q_k = p_k + λ r_k/|𝒜_{s_k}|, shape (..., K) (Lemma 3.2, eq. (2)).
+        """q_k = p_k + λ r_k/``|𝒜_{s_k}|``, shape (..., K) (Lemma 3.2, eq. (2)).
 
         Defined for every λ ≥ 0 (D1 holds for all λ); q ≥ 0 for every sign pattern iff
         λ ≤ λ_max (D2).
@@ -308,17 +310,17 @@ class GroupStructure:
         return readonly(np.stack([i, j], axis=1), np.int64)
 
     def zonotope_generators(self) -> np.ndarray:
-        """g_ij = 1_{𝒜_i}/|𝒜_i| − 1_{𝒜_j}/|𝒜_j|, shape (d(d−1)/2, K) (D3).
+        """g_ij = 1_{𝒜_i}/``|𝒜_i|`` − 1_{𝒜_j}/``|𝒜_j|``, shape (d(d−1)/2, K) (D3).
 
         Z_λ = p + λ Σ_{i<j} [−1, 1]·g_ij, and H(θ) = max_{q∈Z_λ} Σ_k q_k F_k(θ)
-        = pᵀF + λ Σ_{i<j} |g_ijᵀF|.
+        = pᵀF + λ Σ_{i<j} ``|g_ijᵀF|``.
         """
         scaled = self.membership / self.group_sizes  # (K, d)
         pairs = self.pairs
         return readonly((scaled[:, pairs[:, 0]] - scaled[:, pairs[:, 1]]).T)
 
     def zonotope_support(self, lam: float, client_losses: Any) -> np.ndarray | float:
-        """max_{q∈Z_λ} qᵀF in closed form, pᵀF + λ Σ_{i<j} |g_ijᵀF| (D3), shape (...)."""
+        """max_{q∈Z_λ} qᵀF in closed form, pᵀF + λ Σ_{i<j} ``|g_ijᵀF|`` (D3), shape (...)."""
         lam = check_real("lam", lam, nonnegative=True)
         losses = self._losses(client_losses)
         gen = self.zonotope_generators()

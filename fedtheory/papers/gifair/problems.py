@@ -1,9 +1,10 @@
 """GIFAIR-FL's problems on the problem protocol: grouped quadratics and grouped classification.
 
-Both are frozen dataclasses implementing :class:`~fedtheory.problems.protocol.FederatedProblem`
-(client weights p = the group structure's data shares, F = Σ_k p_k F_k is FedAvg's objective)
-plus vectorised ``client_values(theta)`` (K,) and ``client_gradients(theta)`` (K, n), which is
-what Lemma 3.2's reweighting and the exact optima of :mod:`~fedtheory.papers.gifair.exact` need.
+The problems of Yue, Nouiehed & Al Kontar [1]_. Both are frozen dataclasses implementing
+:class:`~fedtheory.problems.protocol.FederatedProblem` (client weights p = the group structure's
+data shares, F = Σ_k p_k F_k is FedAvg's objective) plus vectorised ``client_values(theta)`` (K,)
+and ``client_gradients(theta)`` (K, n), which is what Lemma 3.2's reweighting and the exact optima
+of :mod:`~fedtheory.papers.gifair.exact` need.
 
 - :class:`GroupedQuadratics` (guide §4, item 5): F_k(θ) = ½(θ − c_k)ᵀA_k(θ − c_k) + b_k with a
   finite table of gradient-noise rows z_{k,j}, centred per client, so that the stochastic
@@ -166,9 +167,12 @@ class GroupedQuadratics:
         }
 
     def gamma_max(self, lam: float, h_star: float) -> float:
-        """Γ_max = Σ_k p_k max_{c ∈ [1 − ρ_k, 1 + ρ_k]} |H* − c·b_k|, ρ_k = λ(d − 1)/(p_k|𝒜_{s_k}|):
-        Theorem 3.7's heterogeneity over every multiplier c_k GIFAIR-FL can give client k
-        (F_k* = b_k here), the worst case of the repaired bound (guide §3)."""
+        """Theorem 3.7's heterogeneity Γ_max over every multiplier c_k GIFAIR-FL can give client k.
+
+        Γ_max = Σ_k p_k max_{c ∈ [1 − ρ_k, 1 + ρ_k]} ``|H* − c·b_k|`` with
+        ρ_k = λ(d − 1)/(p_k|𝒜_{s_k}|) (F_k* = b_k here): the worst case of the repaired bound
+        (guide §3).
+        """
         groups = self.groups
         p, b = groups.p, np.asarray(self.offsets)
         reach = lam * (groups.num_groups - 1) / (p * groups.client_group_sizes)
@@ -256,7 +260,7 @@ def grouped_quadratics(
     Parameters
     ----------
     group_sizes
-        |𝒜_i| for i = 0..d−1 (clients are labelled group by group).
+        ``|𝒜_i|`` for i = 0..d−1 (clients are labelled group by group).
     dimension
         n.
     group_centres

@@ -48,7 +48,7 @@ class FairnessLog:
         ``(T + 1, K)`` the client losses F_k the server holds (stale: at the local end-of-round
         models, unselected clients keeping their last report; exact: F_k(θ̄_c)).
     group_losses : numpy.ndarray
-        ``(T + 1, d)`` L_i = (1/|𝒜_i|) Σ_{k∈𝒜_i} F_k.
+        ``(T + 1, d)`` L_i = (1/``|𝒜_i|``) Σ_{k∈𝒜_i} F_k.
     ranks : numpy.ndarray
         ``(T + 1, d)`` r_i = Σ_{j≠i} sign(L_i − L_j), sign(0) = 0.
     multipliers : numpy.ndarray
@@ -62,7 +62,7 @@ class FairnessLog:
 
     @property
     def spread(self) -> np.ndarray:
-        """R = Σ_{i<j} |L_i − L_j| of the logged group losses, shape ``(T + 1,)``."""
+        """R = Σ_{i<j} ``|L_i − L_j|`` of the logged group losses, shape ``(T + 1,)``."""
         L = self.group_losses
         gaps = np.abs(L[..., :, None] - L[..., None, :])
         return np.asarray(0.5 * gaps.sum(axis=(-2, -1)))

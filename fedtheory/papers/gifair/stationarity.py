@@ -5,12 +5,11 @@ By D3 (guide §1), H(θ) = Σ_k p_k F_k(θ) + λR(θ) is the maximum of the d! s
     f_π(θ) = Σ_k q_k(π) F_k(θ),   q(π) = p + λ Σ_{i<j} s_ij(π) g_ij,
 
 one per strict ordering π of the groups (s_ij(π) = +1 when π ranks group i above group j, −1
-otherwise; g_ij = 1_{𝒜_i}/|𝒜_i| − 1_{𝒜_j}/|𝒜_j|, Lemma 3.2). Each piece is L-smooth when every
-F_k is (Σ_k q_k(π) = 1 and q(π) ≥ 0 for λ ≤ λ_max, D1–D2). Where a tie between groups is active
-∇H does not exist, and ‖Σ_k q_k(θ)∇F_k(θ)‖ (the gradient of the piece GIFAIR-FL follows,
-Algorithm 2) need not go to 0 at a minimiser; the right measure is the distance from 0 to the
-convex hull of the gradients of the pieces that are (nearly) active — a Goldstein-type
-δ-stationarity:
+otherwise; g_ij = 1_{𝒜_i}/``|𝒜_i|`` − 1_{𝒜_j}/``|𝒜_j|``, Lemma 3.2). Each piece is L-smooth when
+every F_k is (Σ_k q_k(π) = 1 and q(π) ≥ 0 for λ ≤ λ_max, D1–D2). Where a tie between groups is
+active ∇H does not exist, and ‖Σ_k q_k(θ)∇F_k(θ)‖ (the gradient of the piece GIFAIR-FL follows,
+Algorithm 2) need not go to 0 at a minimiser; the right measure is the distance from 0 to the convex
+hull of the gradients of the pieces that are (nearly) active — a Goldstein-type δ-stationarity:
 
     S_δ(θ) = min_{α ∈ Δ(P_δ(θ))} ‖Σ_{π∈P_δ(θ)} α_π ∇f_π(θ)‖,
     P_δ(θ) = {π : f_π(θ) ≥ H(θ) − δ},
@@ -96,7 +95,7 @@ def piece_gradients(
 
 
 def active_piece_gradient(problem: Problem, lam: float, theta: Any) -> float:
-    """‖Σ_k q_k(θ)∇F_k(θ)‖ with q(θ) = p + λ r(θ)/|𝒜| and sign(0) = 0 (the direction
+    """‖Σ_k q_k(θ)∇F_k(θ)‖ with q(θ) = p + λ r(θ)/``|𝒜|`` and sign(0) = 0 (the direction
     GIFAIR-FL follows with exact ranks; ‖∇H(θ)‖ wherever no tie is active)."""
     problem = _check(problem)
     theta = check_vector("theta", theta, shape=(problem.dimension,))

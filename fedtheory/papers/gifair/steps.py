@@ -1,6 +1,6 @@
 """GIFAIR-FL's server step on the core round loop (reading guide §2.2–§2.3; DESIGN §3).
 
-GIFAIR-FL is FedAvg whose local step of client k is scaled by c_k = 1 + λ r_k/(p_k |𝒜_{s_k}|)
+GIFAIR-FL is FedAvg whose local step of client k is scaled by c_k = 1 + λ r_k/(p_k ``|𝒜_{s_k}|``)
 (Algorithm 2, red text): "reweighting is a weight, not a new loop". The client step is the core
 :class:`~fedtheory.algorithms.client_steps.LocalSGD` with its per-client multipliers ``scales``;
 the server step :class:`FairAggregation` composes a core aggregation step and, after it, sets the
@@ -10,16 +10,16 @@ client, Remark 3.5). In every aggregating row t (round c = t):
 
 1. the aggregation step, through the core dispatch functions (``server_update``): the p-weighted
    :class:`~fedtheory.algorithms.server_steps.ServerStep` (Σ_k p_k θ_k with full participation;
-   θ̄ − (K/|S|) Σ_{k∈S} p_k(θ̄ − θ_k) under uniform sampling, Li et al.'s scheme II in difference
-   form) or :class:`~fedtheory.algorithms.server_steps.ModelAverage` ((1/|S|) Σ_{k∈S} θ_k, the
+   θ̄ − (K/``|S|``) Σ_{k∈S} p_k(θ̄ − θ_k) under uniform sampling, Li et al.'s scheme II in difference
+   form) or :class:`~fedtheory.algorithms.server_steps.ModelAverage` ((1/``|S|``) Σ_{k∈S} θ_k, the
    printed mean; with p-sampling with replacement the uploaders repeat, Li et al.'s scheme I);
 2. the reported client losses F_k: ``stale`` (Algorithm 2 as printed) — every uploader reports
    F_k at its local end-of-round model θ_k^{((c+1)E)}, the others keep their last report;
    ``exact`` (the §3.3 remedy, the r the theorems assume) — every client reports F_k(θ̄_c) at the
    new global model;
-3. the group losses L_i = (1/|𝒜_i|) Σ_{k∈𝒜_i} F_k (unweighted), the signed ranks
+3. the group losses L_i = (1/``|𝒜_i|``) Σ_{k∈𝒜_i} F_k (unweighted), the signed ranks
    r_i = Σ_{j≠i} sign(L_i − L_j) with sign(0) = 0 (ties), and the multipliers
-   c_k = 1 + λ r_{s_k}/(p_k |𝒜_{s_k}|) of round c + 1, written into ``scales[r]``.
+   c_k = 1 + λ r_{s_k}/(p_k ``|𝒜_{s_k}|``) of round c + 1, written into ``scales[r]``.
 
 Before round 0 (``server_state``) every client reports F_k(θ_0) (the initial group losses, which
 Algorithm 2 leaves unspecified), so round 0 is already reweighted; these evaluations are counted
@@ -178,7 +178,7 @@ class FairAggregation(_FairAggregationFields):
     labels : numpy.ndarray
         ``(K,)`` int64 group s_k of each client, in [0, d).
     group_sizes : numpy.ndarray
-        ``(d,)`` float64 |𝒜_i|.
+        ``(d,)`` float64 ``|𝒜_i|``.
     weights : numpy.ndarray
         ``(K,)`` float64 client weights p_k.
     scales : numpy.ndarray

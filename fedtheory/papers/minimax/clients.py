@@ -1,10 +1,11 @@
 """Federated mean estimation and linear regression with exact risks and exact ERMs.
 
 Generative models of Chen, Zheng, Long & Su, *Minimax Estimation for Personalized Federated
-Learning* (the reading guide's tier 3, §4, and GM-Q, §5.1). Every instance is a frozen dataclass
-holding the samples of ``m`` clients (a :class:`~fedtheory.problems.dataset.FederatedDataset`),
-the population optima w⋆^(i), the client weights **p**, and the constants of Assumption A
-computed from the model. Each instance solves, exactly, the three estimators the paper analyses:
+Learning* [1]_ (the reading guide's tier 3, §4, and GM-Q, §5.1). Every instance is a frozen
+dataclass holding the samples of ``m`` clients (a
+:class:`~fedtheory.problems.dataset.FederatedDataset`), the population optima w⋆^(i), the client
+weights **p**, and the constants of Assumption A computed from the model. Each instance solves,
+exactly, the three estimators the paper analyses:
 
 - PureLocalTraining, ŵ^(i) = argmin_{w∈𝒲} L_i(w, S_i) (Chen et al., eq. (3));
 - FedAvg as the minimiser of Σ_i p_i L_i(w, S_i) over 𝒲 (Chen et al., eq. (8));
@@ -110,7 +111,7 @@ class QuadraticClients(_ClientModel):
         E‖∇ℓ(w⋆^(i); Z)‖² = E‖ξ‖² = d s² (Assumption A(c); exact, the same for all clients).
     ell_inf : float
         sup of ℓ(w; z) over w ∈ 𝒲 and z in the support of any 𝒟_i (0 ≤ ℓ ≤ ‖ℓ‖∞, Assumption
-        A(b)): ½ max_i (ρ + ‖|w⋆^(i)| + √3 s·1‖)², attained at the box corner z farthest from
+        A(b)): ½ max_i (ρ + ``‖|w⋆^(i)| + √3 s·1‖``)², attained at the box corner z farthest from
         0 and w = −ρ z/‖z‖. ``inf`` when 𝒲 is unbounded.
     noise : float
         The per-coordinate noise standard deviation s.

@@ -1,6 +1,6 @@
 """Closed forms on the quadratic model GM-Q that are not registered bounds (guide V1, V11, V16).
 
-The expected risks of the estimators on GM-Q whose balanced forms are registered bounds
+The expected risks of the estimators of [1]_ on GM-Q whose balanced forms are registered bounds
 (``minimax.gmq.plt``, ``minimax.gmq.fedavg``, ``minimax.gmq.fedprox``,
 ``minimax.gmq.fedprox.tuned``, ``minimax.gmq.crossing``) evaluate those bounds; the per-client
 forms for general weights and sample sizes, the tuned weight λ* and the fine-tuning equivalence

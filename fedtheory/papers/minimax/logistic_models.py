@@ -5,20 +5,26 @@ Estimation for Personalized Federated Learning". In each, client i draws labels
 y | x ~ ±1 with P(y = +1 | x) = sig(xᵀw⋆^(i)), the model of Lemma 7.
 
 - :func:`~fedtheory.papers.minimax.logistic_clients` (**GM-L**, Lemma 7, tier 2 of guide §4).
+
   * Rademacher features x ∈ {±1}^d, so c_X = 1.
   * w⋆^(i) = w_0 + R u_i with paired antipodal unit directions u_i.
   * Every population quantity is exact: it enumerates the 2^d feature vectors.
+
 - :func:`~fedtheory.papers.minimax.appendix_d_clients` (**GM-A**, the App. D replica, tier 1).
+
   * Gaussian features, w⋆ ~ N(0, I_d), w⋆^(i) = w⋆ + R v_i with v_i "negatively correlated"
     with w⋆.
   * The population risk and accuracy are exact one-dimensional Gaussian integrals.
+
 - :func:`~fedtheory.papers.minimax.assouad_clients` (**GM-P**, the prior in the proof of Theorem 8).
+
   * w⋆^(i) = δ_i v^(i) with v^(i) uniform on {±1}^d.
   * :func:`~fedtheory.papers.minimax.bayes_estimate` gives the exact posterior mean by
     enumerating the 2^d hypotheses.
 
 Every instance is a frozen dataclass with the interface shared by the federated problems of
 the toolkit (the quadratic models implement the same one).
+
 * Attributes: ``data``, ``optima``, ``weights``, ``R``, ``beta``, ``mu``, ``sigma2``, ``ell_inf``,
   ``center``.
 * Methods: ``heterogeneity()``, ``excess_risk(models)``, ``local_erm()``, ``global_erm()``,
@@ -28,7 +34,7 @@ The ERMs are exact minimizers over the ball 𝒲 = {‖w‖ ≤ ``data.radius``}
 :mod:`fedtheory.exact.logistic`.
 
 Assumption A constants (Lemma 7), as computed here
--------------------------------------------------
+--------------------------------------------------
 ``beta``
     λ_max(E xxᵀ)/4. This is the exact smoothness constant of the *population* risks: their
     Hessian E[sig'(xᵀw)xxᵀ] ⪯ E[xxᵀ]/4, with equality at w = 0 ∈ 𝒲. It equals 1/4 for both
