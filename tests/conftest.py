@@ -1,12 +1,13 @@
 """Test-suite hooks: the longest tests start first.
 
 ``make test`` runs the suite on two pytest-xdist workers, which hand tests out in collection
-order. The smoke run over the whole catalog (``tests/test_catalog.py``, minutes on a fresh clone,
-where it also compiles and caches most numba kernels the other tests use) sat two thirds down
-that order: it started late and was the tail of the run, with one worker idle. Tests marked
-``early`` are moved to the front of the collection (a stable partition: every test still runs,
-in its usual order otherwise), so the longest job starts first (longest-processing-time-first
-scheduling) and the other worker runs everything else meanwhile.
+order. The smoke runs over the catalog (``tests/test_catalog.py``, one per paper, minutes on a
+fresh clone, where they also compile and cache most numba kernels the other tests use) sat two
+thirds down that order: they started late and were the tail of the run, with one worker idle.
+Tests marked ``early`` are moved to the front of the collection (a stable partition: every test
+still runs, in its usual order otherwise), so the longest jobs start first
+(longest-processing-time-first scheduling), shared by both workers, which hand out the first
+tests in turn.
 """
 
 from __future__ import annotations

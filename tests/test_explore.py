@@ -234,3 +234,13 @@ def test_write_explorer_returns_the_path(tmp_path: Path) -> None:
     path = write_explorer(tmp_path / "a" / "b.html", ["minimax.gmq.plt"])
     assert path == tmp_path / "a" / "b.html"
     assert path.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Before: a FileNotFoundError traceback (``-o /proc/x.html``)."""
+    (tmp_path / "a-file").write_text("not a folder")
+    target = tmp_path / "a-file" / "page.html"
+    result = run("explore", "minimax.gmq.plt", "-o", str(target))
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: path='{target}': must be a file")

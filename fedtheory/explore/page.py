@@ -641,6 +641,9 @@ def write_explorer(
 ) -> Path:
     """Write :func:`explorer_html` of ``bounds`` to ``path`` (folders created) and return it.
 
+    A path that cannot be written (no permission, a read-only file system) raises
+    :class:`~fedtheory.errors.ParameterError`.
+
     Parameters
     ----------
     path
@@ -650,8 +653,15 @@ def write_explorer(
     """
     page = explorer_html(bounds, axis, **options)
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(page, encoding="utf-8")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise ParameterError(
+            parameter="path",
+            value=str(path),
+            rule=f"must be a file that can be written ({error.strerror or error})",
+        ) from None
     return target
 
 
