@@ -6,8 +6,9 @@ fresh clone, where they also compile and cache most numba kernels the other test
 thirds down that order: they started late and were the tail of the run, with one worker idle.
 Tests marked ``early`` are moved to the front of the collection (a stable partition: every test
 still runs, in its usual order otherwise), so the longest jobs start first
-(longest-processing-time-first scheduling), shared by both workers, which hand out the first
-tests in turn.
+(longest-processing-time-first scheduling), shared by both workers: ``make test`` passes
+``--maxschedchunk 1``, without which xdist gives each worker a first chunk of a quarter of the
+suite, all the early tests to the first.
 """
 
 from __future__ import annotations

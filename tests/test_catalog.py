@@ -54,11 +54,12 @@ def test_catalog_measurements_are_declared_once_and_shared() -> None:
     assert sum(map(len, shared.values())) > len(loaded) // 2
 
 
-#: The catalog's papers, in the order their smoke runs start: the longest first, so that the
-#: two pytest workers (which take the first tests in turn) get about equal shares — fzoos,
-#: gifair and classic on one, ffgb, minimax and fedlrgd on the other (measured on a fresh
-#: clone: about 110, 90, 60, 45, 35 and 10 s of CPU, numba's compilation included).
-PAPERS = ("fzoos", "ffgb", "gifair", "minimax", "classic", "fedlrgd")
+#: The catalog's papers, in the order their smoke runs start. ``make test`` hands tests to its
+#: two pytest workers two at a time and then one by one as they free up (``--maxschedchunk
+#: 1``): fzoos and classic to one, ffgb and fedlrgd to the other, then gifair and minimax to
+#: whichever is free first — about equal shares (measured on a fresh clone: about 110, 10, 90,
+#: 35, 60 and 45 s of CPU, numba's compilation included).
+PAPERS = ("fzoos", "classic", "ffgb", "fedlrgd", "gifair", "minimax")
 
 
 def test_the_smoke_runs_cover_the_whole_catalog() -> None:
