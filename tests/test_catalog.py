@@ -54,12 +54,11 @@ def test_catalog_measurements_are_declared_once_and_shared() -> None:
     assert sum(map(len, shared.values())) > len(loaded) // 2
 
 
-#: The catalog's papers, in the order their smoke runs start. ``make test`` hands tests to its
-#: two pytest workers two at a time and then one by one as they free up (``--maxschedchunk
-#: 1``): fzoos and classic to one, ffgb and fedlrgd to the other, then gifair and minimax to
-#: whichever is free first — about equal shares (measured on a fresh clone: about 110, 10, 90,
-#: 35, 60 and 45 s of CPU, numba's compilation included).
-PAPERS = ("fzoos", "classic", "ffgb", "fedlrgd", "gifair", "minimax")
+#: The catalog's papers, in the order their smoke runs start: they are dealt out in turn to the
+#: two pytest workers (tests/conftest.py), fzoos, minimax and classic to one, ffgb, gifair and
+#: fedlrgd to the other — about equal shares (measured on a fresh clone: about 110, 45 and 10 s
+#: against 90, 60 and 35 s of CPU, numba's compilation included).
+PAPERS = ("fzoos", "ffgb", "minimax", "gifair", "classic", "fedlrgd")
 
 
 def test_the_smoke_runs_cover_the_whole_catalog() -> None:
@@ -69,8 +68,7 @@ def test_the_smoke_runs_cover_the_whole_catalog() -> None:
     assert folders == set(PAPERS)
 
 
-@pytest.mark.early  # the longest tests of the suite: started first (tests/conftest.py)
-@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("paper", PAPERS)  # started first, on both workers (tests/conftest.py)
 def test_smoke_profile_over_the_catalog(tmp_path: Path, paper: str) -> None:
     """``fedtheory verify --profile smoke`` over one paper's claims, in a fresh process on a
     fresh store; the six runs together cover the whole catalog (the test above).
