@@ -29,10 +29,8 @@ explorer: $(VENV)/.installed-core
 	@$(BIN)/python docs/explorer/pages.py docs/explorer --screenshots docs/figures
 
 test: $(VENV)/.installed-test
-	@# Two workers (pytest-xdist): the suite runs on both cores; every test still runs. Tests
-	@# are handed out one by one (--maxschedchunk 1), not in chunks of a quarter of the suite,
-	@# so the long tests marked early (tests/conftest.py) start on both workers at once.
-	@$(BIN)/python -m pytest -q -n 2 --maxschedchunk 1
+	@# Two workers (pytest-xdist): the suite runs on both cores; every test still runs.
+	@$(BIN)/python -m pytest -q -n 2
 
 lint: $(VENV)/.installed-test
 	@# What the pre-commit hook runs (.pre-commit-config.yaml): ruff over the whole tree, mypy
