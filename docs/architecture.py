@@ -38,6 +38,7 @@ ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
             "fedtheory.errors",
             "fedtheory._version",
             "fedtheory._jit",
+            "fedtheory._vector_math",
             "fedtheory._checks",
             "fedtheory._seeds",
             "fedtheory._arrays",

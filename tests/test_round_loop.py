@@ -49,6 +49,8 @@ from fedtheory.problems._linear_samples import (
 from fedtheory.problems._oracle import (
     client_loss,
     client_samples,
+    minibatch_step,
+    minibatch_steps,
     sample_count,
     sample_gradient,
     sample_loss,
@@ -224,6 +226,29 @@ def test_generic_minibatch_step_equals_the_fast_kernel(loss: str) -> None:
         b = _round_loop(slow, rule, server, *schedule, *start)
     np.testing.assert_allclose(a[1], b[1], rtol=1e-12, atol=1e-14)
     np.testing.assert_array_equal(a[2], b[2])
+
+
+@pytest.mark.parametrize("loss", ["logistic", "squared", "mean"])
+@pytest.mark.parametrize("lam", [0.0, 0.3])
+def test_consecutive_steps_in_one_call_equal_one_call_per_step(loss: str, lam: float) -> None:
+    """``minibatch_steps`` (the fast kernel of a block of steps, drawn ahead) gives the bits of
+    ``minibatch_step`` called once per block, for full and partial blocks."""
+    data = _dataset(loss, m=1, n=23, seed=5)
+    samples = client_samples(linear_samples([data]), 0, 0)
+    rng = np.random.default_rng(6)
+    sizes = np.array([8, 8, 7, 5, 1, 3], dtype=np.int64)
+    rows = rng.integers(0, 23, sizes.sum())
+    etas = rng.uniform(0.05, 0.2, sizes.size)
+    anchor = rng.standard_normal(3)
+    start = rng.standard_normal(3)
+    together, apart = start.copy(), start.copy()
+    minibatch_steps(samples, rows, sizes, etas, together, anchor, lam, np.empty(16))
+    offset = 0
+    for size, eta in zip(sizes, etas, strict=True):
+        minibatch_step(samples, rows[offset : offset + size], apart, anchor, eta, lam, np.empty(8))
+        offset += size
+    np.testing.assert_array_equal(together, apart)
+    assert not np.array_equal(together, start)
 
 
 def test_federated_gd_on_a_dataset_is_full_batch_gd() -> None:

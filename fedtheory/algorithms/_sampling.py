@@ -66,17 +66,30 @@ def _client_key(seed: np.uint64, client: int) -> np.uint64:
 
 @njit
 def _draw_rows(
-    perm: np.ndarray, start: int, b: int, n: int, key: np.uint64, counter: np.uint64
+    perm: np.ndarray,
+    start: int,
+    b: int,
+    n: int,
+    key: np.uint64,
+    counter: np.uint64,
+    picks: np.ndarray,
 ) -> np.uint64:
-    """Lazy Fisher–Yates: fix positions start, …, start + b − 1 of ``perm``; return the counter."""
-    for q in range(start, start + b):
-        counter += np.uint64(1)
-        u = _mix(key + counter * GAMMA)
-        pick = q + np.int64(((u >> _S32) * np.uint64(n - q)) >> _S32)
+    """Lazy Fisher–Yates: fix positions start, …, start + b − 1 of ``perm``; return the counter.
+
+    The b draws are independent of each other (counter-based), so they are computed first in a
+    loop LLVM vectorises (``picks``: at least b int64 of scratch); only the swaps are
+    sequential. The same draws and swaps as one draw per swap, bit for bit.
+    """
+    for j in range(b):
+        u = _mix(key + (counter + np.uint64(j + 1)) * GAMMA)
+        picks[j] = np.int64(((u >> _S32) * np.uint64(n - start - j)) >> _S32)
+    for j in range(b):
+        q = start + j
+        pick = q + picks[j]
         swap = perm[pick]
         perm[pick] = perm[q]
         perm[q] = swap
-    return counter
+    return counter + np.uint64(b)
 
 
 _S11 = np.uint64(11)

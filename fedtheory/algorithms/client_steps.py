@@ -35,6 +35,7 @@ from fedtheory.problems._oracle import (
     client_samples,
     max_sample_count,
     minibatch_step,
+    minibatch_steps,
     sample_count,
     sample_gradient,
 )
@@ -52,9 +53,21 @@ def _local_sgd_state(
     r: int,
     m: int,
     d: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+]:
     """Per replicate: every client's row permutation (the identity), cursor, draw counter and
-    stream key, and a scratch buffer of ``batch`` floats."""
+    stream key; and scratch: ``2·batch`` floats for the minibatch kernels, ``batch`` draws and
+    a block of minibatches drawn ahead (their rows, sizes and steps; at most one pass over the
+    largest client, and at least one batch)."""
     n_max = max_sample_count(problem)
     perm = np.empty((m, n_max), dtype=np.int64)
     for i in range(m):
@@ -65,14 +78,60 @@ def _local_sgd_state(
     keys = np.empty(m, dtype=np.uint64)
     for i in range(m):
         keys[i] = _client_key(rule.seeds[r], i)
-    return perm, cursors, counters, keys, np.empty(rule.batch)
+    ahead = max(n_max, rule.batch)
+    rows = np.empty(ahead, dtype=np.int64)
+    sizes = np.empty(ahead, dtype=np.int64)
+    etas = np.empty(ahead)
+    picks = np.empty(rule.batch, dtype=np.int64)
+    return perm, cursors, counters, keys, np.empty(2 * rule.batch), picks, rows, sizes, etas
+
+
+@njit
+def _run_block(
+    rule: LocalSGD,
+    samples: tuple[Any, ...],
+    rows: np.ndarray,
+    sizes: np.ndarray,
+    etas: np.ndarray,
+    count: int,
+    used: int,
+    w: np.ndarray,
+    server_model: np.ndarray,
+    scratch: np.ndarray,
+) -> None:
+    """Run the ``count`` minibatch steps drawn ahead (their rows: ``rows[:used]``)."""
+    if count == 0:
+        return
+    if rule.radius < math.inf:  # a projection after every step: one step at a time
+        start = 0
+        for j in range(count):
+            b = sizes[j]
+            minibatch_step(
+                samples, rows[start : start + b], w, server_model, etas[j], rule.lam, scratch
+            )
+            _project(w, rule.radius)
+            start += b
+    else:
+        minibatch_steps(
+            samples, rows[:used], sizes[:count], etas[:count], w, server_model, rule.lam, scratch
+        )
 
 
 @njit
 def _local_sgd_update(
     rule: LocalSGD,
     problem: tuple[Any, ...],
-    state: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    state: tuple[
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+    ],
     r: int,
     t: int,
     i: int,
@@ -88,8 +147,12 @@ def _local_sgd_update(
     walks the cursor from 0 through all n_i rows in minibatches of ``batch`` (the last one
     partial); a *step* takes the next ``batch`` rows, restarting the pass (cursor 0) when fewer
     are left. The cursor and the draw counter of a client persist across rows.
+
+    The minibatches do not depend on the model, so they are drawn ahead, up to one pass over
+    the data at a time, and each block runs in one ``minibatch_steps`` call (a kernel can then
+    overlap consecutive steps); with a projection, step by step.
     """
-    perm, cursors, counters, keys, coef = state
+    perm, cursors, counters, keys, scratch, picks, rows, sizes, etas = state
     d = w.shape[0]
     if not rule.warm_start:
         for k in range(d):
@@ -106,21 +169,29 @@ def _local_sgd_update(
     last = steps.shape[0] - 1
     scale = rule.scales[r, i]
     batch = rule.batch
-    lam = rule.lam
-    radius = rule.radius
-    project = radius < math.inf
+    capacity = rows.shape[0]
     iterations = 0
     gradients = 0
+    count = 0
+    used = 0
     if rule.epochs:
         for _ in range(rule.work[t]):
             cursor = 0
             while cursor < n:
                 b = min(batch, n - cursor)
-                counter = _draw_rows(order, cursor, b, n, key, counter)
-                eta = steps[min(iterations, last)] * scale
-                minibatch_step(samples, order[cursor : cursor + b], w, server_model, eta, lam, coef)
-                if project:
-                    _project(w, radius)
+                if used + b > capacity:
+                    _run_block(
+                        rule, samples, rows, sizes, etas, count, used, w, server_model, scratch
+                    )
+                    count = 0
+                    used = 0
+                counter = _draw_rows(order, cursor, b, n, key, counter, picks)
+                for s in range(b):
+                    rows[used + s] = order[cursor + s]
+                sizes[count] = b
+                etas[count] = steps[min(iterations, last)] * scale
+                used += b
+                count += 1
                 cursor += b
                 iterations += 1
                 gradients += b
@@ -128,14 +199,21 @@ def _local_sgd_update(
         for _ in range(rule.work[t]):
             if n - cursor < batch:
                 cursor = 0
-            counter = _draw_rows(order, cursor, batch, n, key, counter)
-            eta = steps[min(iterations, last)] * scale
-            minibatch_step(samples, order[cursor : cursor + batch], w, server_model, eta, lam, coef)
-            if project:
-                _project(w, radius)
+            if used + batch > capacity:
+                _run_block(rule, samples, rows, sizes, etas, count, used, w, server_model, scratch)
+                count = 0
+                used = 0
+            counter = _draw_rows(order, cursor, batch, n, key, counter, picks)
+            for s in range(batch):
+                rows[used + s] = order[cursor + s]
+            sizes[count] = batch
+            etas[count] = steps[min(iterations, last)] * scale
+            used += batch
+            count += 1
             cursor += batch
             iterations += 1
             gradients += batch
+    _run_block(rule, samples, rows, sizes, etas, count, used, w, server_model, scratch)
     cursors[i] = cursor
     counters[i] = counter
     row[LOCAL_STEPS] += iterations

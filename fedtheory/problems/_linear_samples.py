@@ -25,6 +25,7 @@ import numpy as np
 
 from fedtheory._arrays import kernel_array
 from fedtheory._jit import njit
+from fedtheory._vector_math import _exp
 from fedtheory.problems.dataset import LOSSES, FederatedDataset
 
 __all__ = [
@@ -41,14 +42,16 @@ LOSS_SQUARED = LOSSES["squared"]
 LOSS_MEAN = LOSSES["mean"]
 
 
-@njit
+@njit(inline="always", error_model="numpy")
 def _logistic_slope(margin: float) -> float:
     """sig(−margin) = 1/(1 + e^{margin}) without overflow and without a branch.
 
     With e = e^{−|margin|} ≤ 1 it is e/(1 + e) for margin ≥ 0 and 1/(1 + e) otherwise; the
-    choice is a select, not a jump (the sign of the margin is unpredictable during training).
+    choice is a select, not a jump (the sign of the margin is unpredictable during training),
+    and e is the polynomial exp of :mod:`fedtheory._vector_math` (≤ 2 ulp; libm's ``exp``
+    would keep a loop over a minibatch from vectorising).
     """
-    e = math.exp(-abs(margin))
+    e = _exp(-abs(margin))
     top = e if margin >= 0.0 else 1.0
     return top / (1.0 + e)
 
@@ -122,6 +125,154 @@ def _sample_loss(samples: LinearClientSamples, j: int, w: np.ndarray) -> float:
     return float(0.5 * residual * residual)
 
 
+@njit(inline="always")
+def _margins(
+    X: np.ndarray, rows: np.ndarray, start: int, b: int, w: np.ndarray, out: np.ndarray
+) -> None:
+    """out[s] = x_{rows[start + s]}ᵀw for s < b: eight rows at a time, sharing the loads of w.
+
+    (An offset and a count rather than a slice of ``rows``: a slice is a new array view, with
+    reference counting, at every minibatch step.)
+    """
+    d = w.shape[0]
+    s = 0
+    while s + 8 <= b:
+        r0 = rows[start + s]
+        r1 = rows[start + s + 1]
+        r2 = rows[start + s + 2]
+        r3 = rows[start + s + 3]
+        r4 = rows[start + s + 4]
+        r5 = rows[start + s + 5]
+        r6 = rows[start + s + 6]
+        r7 = rows[start + s + 7]
+        a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+        for k in range(d):
+            wk = w[k]
+            a0 += X[r0, k] * wk
+            a1 += X[r1, k] * wk
+            a2 += X[r2, k] * wk
+            a3 += X[r3, k] * wk
+            a4 += X[r4, k] * wk
+            a5 += X[r5, k] * wk
+            a6 += X[r6, k] * wk
+            a7 += X[r7, k] * wk
+        out[s] = a0
+        out[s + 1] = a1
+        out[s + 2] = a2
+        out[s + 3] = a3
+        out[s + 4] = a4
+        out[s + 5] = a5
+        out[s + 6] = a6
+        out[s + 7] = a7
+        s += 8
+    while s + 4 <= b:
+        r0 = rows[start + s]
+        r1 = rows[start + s + 1]
+        r2 = rows[start + s + 2]
+        r3 = rows[start + s + 3]
+        a0 = a1 = a2 = a3 = 0.0
+        for k in range(d):
+            wk = w[k]
+            a0 += X[r0, k] * wk
+            a1 += X[r1, k] * wk
+            a2 += X[r2, k] * wk
+            a3 += X[r3, k] * wk
+        out[s] = a0
+        out[s + 1] = a1
+        out[s + 2] = a2
+        out[s + 3] = a3
+        s += 4
+    while s < b:
+        r0 = rows[start + s]
+        a0 = 0.0
+        for k in range(d):
+            a0 += X[r0, k] * w[k]
+        out[s] = a0
+        s += 1
+
+
+@njit(inline="always")
+def _add_rows(
+    X: np.ndarray, rows: np.ndarray, start: int, b: int, coef: np.ndarray, w: np.ndarray
+) -> None:
+    """w += Σ_{s < b} coef[s]·x_{rows[start + s]}: axpys over the contiguous rows, eight at a
+    time."""
+    d = w.shape[0]
+    s = 0
+    while s + 8 <= b:
+        r0 = rows[start + s]
+        r1 = rows[start + s + 1]
+        r2 = rows[start + s + 2]
+        r3 = rows[start + s + 3]
+        r4 = rows[start + s + 4]
+        r5 = rows[start + s + 5]
+        r6 = rows[start + s + 6]
+        r7 = rows[start + s + 7]
+        c0 = coef[s]
+        c1 = coef[s + 1]
+        c2 = coef[s + 2]
+        c3 = coef[s + 3]
+        c4 = coef[s + 4]
+        c5 = coef[s + 5]
+        c6 = coef[s + 6]
+        c7 = coef[s + 7]
+        for k in range(d):
+            w[k] += (c0 * X[r0, k] + c1 * X[r1, k] + c2 * X[r2, k] + c3 * X[r3, k]) + (
+                c4 * X[r4, k] + c5 * X[r5, k] + c6 * X[r6, k] + c7 * X[r7, k]
+            )
+        s += 8
+    while s + 4 <= b:
+        r0 = rows[start + s]
+        r1 = rows[start + s + 1]
+        r2 = rows[start + s + 2]
+        r3 = rows[start + s + 3]
+        c0 = coef[s]
+        c1 = coef[s + 1]
+        c2 = coef[s + 2]
+        c3 = coef[s + 3]
+        for k in range(d):
+            w[k] += c0 * X[r0, k] + c1 * X[r1, k] + c2 * X[r2, k] + c3 * X[r3, k]
+        s += 4
+    while s < b:
+        r0 = rows[start + s]
+        c0 = coef[s]
+        for k in range(d):
+            w[k] += c0 * X[r0, k]
+        s += 1
+
+
+@njit(error_model="numpy")
+def _coefficients(
+    loss: int, y: np.ndarray, rows: np.ndarray, start: int, b: int, scale: float, c: np.ndarray
+) -> None:
+    """c[s] ← −scale·g_s in place (s < b), g_s = ∂ℓ/∂margin at the margin c[s] of the row
+    rows[start + s].
+
+    Logistic: g = −y·sig(−y·margin), as scale·sig(−y·margin)·y: the slopes in a loop over
+    contiguous values without a branch or a libm call, which LLVM vectorises (the labels are
+    gathered in separate scalar loops); squared: g = margin − y.
+    """
+    if loss == LOSS_LOGISTIC:
+        for s in range(b):
+            c[s] *= y[rows[start + s]]
+        for s in range(b):
+            c[s] = scale * _logistic_slope(c[s])
+        for s in range(b):
+            c[s] *= y[rows[start + s]]
+    else:
+        for s in range(b):
+            c[s] = scale * (y[rows[start + s]] - c[s])
+
+
+@njit(inline="always")
+def _shrink(w: np.ndarray, wg: np.ndarray, eta: float, lam: float) -> None:
+    """The proximal part of a step: w ← (1 − ηλ)w + ηλ w^g."""
+    keep = 1.0 - eta * lam
+    pull = eta * lam
+    for k in range(w.shape[0]):
+        w[k] = keep * w[k] + pull * wg[k]
+
+
 @njit
 def _minibatch_step(
     samples: LinearClientSamples,
@@ -135,83 +286,59 @@ def _minibatch_step(
     """w ← w − η(ĝ_B(w) + λ(w − w^g)) for the rows ``rows`` of a client's samples (in place).
 
     ĝ_B is the minibatch mean of the sample gradients: −y x sig(−y xᵀw) (logistic),
-    (xᵀw − y) x (squared), w − z (mean). The margins xᵀw of the batch are computed first (four
-    rows at a time, sharing the loads of w), then w is shrunk towards w^g and the gradient is
-    added by axpys over the contiguous rows (four at a time): no temporary gradient vector.
+    (xᵀw − y) x (squared), w − z (mean). The margins xᵀw of the batch are computed first
+    (:func:`_margins`), turned into coefficients in a vectorised loop, then w is shrunk
+    towards w^g and the gradient is added by axpys over the contiguous rows
+    (:func:`_add_rows`): no temporary gradient vector.
     """
     loss = samples.loss
     X = samples.features
-    y = samples.targets
     b = rows.shape[0]
-    d = w.shape[0]
     scale = eta / b
     if loss == LOSS_MEAN:
         keep = 1.0 - eta * (1.0 + lam)
         pull = eta * lam
-        for k in range(d):
+        for k in range(w.shape[0]):
             w[k] = keep * w[k] + pull * wg[k]
         for s in range(b):
             coef[s] = scale
     else:
-        s = 0
-        while s + 4 <= b:
-            x0 = X[rows[s]]
-            x1 = X[rows[s + 1]]
-            x2 = X[rows[s + 2]]
-            x3 = X[rows[s + 3]]
-            a0 = 0.0
-            a1 = 0.0
-            a2 = 0.0
-            a3 = 0.0
-            for k in range(d):
-                wk = w[k]
-                a0 += x0[k] * wk
-                a1 += x1[k] * wk
-                a2 += x2[k] * wk
-                a3 += x3[k] * wk
-            coef[s] = a0
-            coef[s + 1] = a1
-            coef[s + 2] = a2
-            coef[s + 3] = a3
-            s += 4
-        while s < b:
-            x0 = X[rows[s]]
-            a0 = 0.0
-            for k in range(d):
-                a0 += x0[k] * w[k]
-            coef[s] = a0
-            s += 1
-        for s in range(b):
-            target = y[rows[s]]
-            if loss == LOSS_LOGISTIC:
-                g = -target * _logistic_slope(target * coef[s])
-            else:
-                g = coef[s] - target
-            coef[s] = -scale * g
+        _margins(X, rows, 0, b, w, coef)
+        _coefficients(loss, samples.targets, rows, 0, b, scale, coef)
         if lam != 0.0:
-            keep = 1.0 - eta * lam
-            pull = eta * lam
-            for k in range(d):
-                w[k] = keep * w[k] + pull * wg[k]
-    s = 0
-    while s + 4 <= b:
-        x0 = X[rows[s]]
-        x1 = X[rows[s + 1]]
-        x2 = X[rows[s + 2]]
-        x3 = X[rows[s + 3]]
-        c0 = coef[s]
-        c1 = coef[s + 1]
-        c2 = coef[s + 2]
-        c3 = coef[s + 3]
-        for k in range(d):
-            w[k] += c0 * x0[k] + c1 * x1[k] + c2 * x2[k] + c3 * x3[k]
-        s += 4
-    while s < b:
-        x0 = X[rows[s]]
-        c0 = coef[s]
-        for k in range(d):
-            w[k] += c0 * x0[k]
-        s += 1
+            _shrink(w, wg, eta, lam)
+    _add_rows(X, rows, 0, b, coef, w)
+
+
+@njit
+def _minibatch_steps(
+    samples: LinearClientSamples,
+    rows: np.ndarray,
+    sizes: np.ndarray,
+    etas: np.ndarray,
+    w: np.ndarray,
+    wg: np.ndarray,
+    lam: float,
+    scratch: np.ndarray,
+) -> None:
+    """Consecutive minibatch steps (:data:`fedtheory.problems._oracle.minibatch_steps`).
+
+    Step j takes the next ``sizes[j]`` entries of ``rows`` and the step ``etas[j]``.
+    """
+    loss = samples.loss
+    X = samples.features
+    start = 0
+    for j in range(sizes.shape[0]):
+        b = sizes[j]
+        if loss == LOSS_MEAN:
+            _minibatch_step(samples, rows[start : start + b], w, wg, etas[j], lam, scratch)
+        else:
+            _margins(X, rows, start, b, w, scratch)
+            _coefficients(loss, samples.targets, rows, start, b, etas[j] / b, scratch)
+            if lam != 0.0:
+                _shrink(w, wg, etas[j], lam)
+            _add_rows(X, rows, start, b, scratch, w)
+        start += b
 
 
 class _LinearSamplesFields(NamedTuple):
@@ -257,6 +384,7 @@ class LinearClientSamples(_LinearClientSamplesFields):
     sample_gradient = _sample_gradient
     sample_loss = _sample_loss
     minibatch_step = _minibatch_step
+    minibatch_steps = _minibatch_steps
 
 
 def linear_samples(datasets: Sequence[FederatedDataset]) -> LinearSamples:

@@ -16,7 +16,13 @@ the samples of one client
     optionally, ``minibatch_step(samples, rows, w, anchor, eta, lam, scratch)``:
     w ← w − η(ĝ_B(w) + λ(w − anchor)) in place, ĝ_B the mean of the sample gradients of
     ``rows``, ``scratch`` a float64 buffer of at least ``len(rows)`` entries. Samples without a
-    fast path get :func:`_minibatch_step_by_samples`, written with ``sample_gradient``.
+    fast path get :func:`_minibatch_step_by_samples`, written with ``sample_gradient``; and,
+    optionally, ``minibatch_steps(samples, rows, sizes, etas, w, anchor, lam, scratch)``:
+    consecutive minibatch steps in one call, step j on the next ``sizes[j]`` entries of
+    ``rows`` with the step ``etas[j]`` (a client's steps between two projections), so that a
+    kernel can overlap one step's update with the next step's reads (``scratch``: at least
+    ``2·max(sizes)`` floats). Samples without it get :func:`_minibatch_steps_by_step`, a loop
+    over ``minibatch_step``.
 
 A client step asks for a client's samples once per update and then calls the per-sample kernels
 on them: the hot calls carry only that client's arrays (passing the whole problem to every
@@ -39,6 +45,7 @@ __all__ = [
     "client_samples",
     "max_sample_count",
     "minibatch_step",
+    "minibatch_steps",
     "sample_count",
     "sample_gradient",
     "sample_loss",
@@ -69,6 +76,25 @@ def _minibatch_step_by_samples(
 
 
 @njit
+def _minibatch_steps_by_step(
+    samples: tuple[Any, ...],
+    rows: np.ndarray,
+    sizes: np.ndarray,
+    etas: np.ndarray,
+    w: np.ndarray,
+    anchor: np.ndarray,
+    lam: float,
+    scratch: np.ndarray,
+) -> None:
+    """The generic run of consecutive steps: ``minibatch_step`` on each block of ``rows``."""
+    start = 0
+    for j in range(sizes.shape[0]):
+        b = sizes[j]
+        minibatch_step(samples, rows[start : start + b], w, anchor, etas[j], lam, scratch)
+        start += b
+
+
+@njit
 def _client_loss_by_samples(samples: tuple[Any, ...], w: np.ndarray) -> float:
     """The generic client loss: (1/n) Σ_j ``sample_loss(samples, j, w)`` (NaN for n = 0)."""
     n = sample_count(samples)
@@ -91,4 +117,9 @@ minibatch_step = dispatch(
     "minibatch_step",
     *("rows", "w", "anchor", "eta", "lam", "scratch"),
     default=_minibatch_step_by_samples,
+)
+minibatch_steps = dispatch(
+    "minibatch_steps",
+    *("rows", "sizes", "etas", "w", "anchor", "lam", "scratch"),
+    default=_minibatch_steps_by_step,
 )

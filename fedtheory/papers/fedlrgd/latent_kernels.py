@@ -20,9 +20,9 @@ import numpy as np
 
 from fedtheory._checks import check_int, check_real
 from fedtheory._jit import njit
+from fedtheory._vector_math import _exp
 from fedtheory.errors import ParameterError
 from fedtheory.papers.fedlrgd._vector_math import (
-    _exp,
     _l1_distances,
     _power_mode,
     _power_row,
