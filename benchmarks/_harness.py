@@ -56,6 +56,7 @@ __all__ = [
     "Timing",
     "compare",
     "machine",
+    "markdown_table",
     "max_relative",
     "measure",
     "objective_values",
@@ -288,12 +289,18 @@ def _check_repeats(repeats: int) -> int:
 
 
 def measure(
-    run: Callable[[], Any], repeats: int, *, warmup: bool = True, clock: Clock = time.perf_counter
+    run: Callable[[], Any],
+    repeats: int,
+    *,
+    warmup: bool = True,
+    before: Callable[[], Any] | None = None,
+    clock: Clock = time.perf_counter,
 ) -> Sample:
     """Time one callable: an untimed warm-up call, then the median of ``repeats`` calls.
 
     For yardsticks without a peer (a DGEMM rate, reading a matrix); comparisons use
-    :func:`compare`, which also interleaves and checks outputs.
+    :func:`compare`, which also interleaves and checks outputs. ``before`` runs, untimed,
+    before every timed call (e.g. evicting the caches).
     """
     repeats = _check_repeats(repeats)
     if warmup:
@@ -301,6 +308,8 @@ def measure(
     seconds = []
     output: Any = None
     for _ in range(repeats):
+        if before is not None:
+            before()
         start = clock()
         output = run()
         seconds.append(clock() - start)
@@ -441,6 +450,16 @@ class Comparison:
                 for t in self.rows
             ],
         }
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table; the first column left-aligned, the others right-aligned."""
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|",
+    ]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
 
 
 def _number(value: float) -> str:
