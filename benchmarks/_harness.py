@@ -5,7 +5,8 @@ Every comparison of the benchmarks goes through :func:`compare`:
 1. **Warm-up outside timing.** Each contender runs once, untimed (numba compilation, JAX's
    ``jit``, torch's ``compile``, first-call imports, cvxpy's canonicalisation caches, a
    started process pool), and its output is checked against the reference's (step 4) before
-   any clock starts.
+   any clock starts. (``warmup=False`` skips it where a call caches nothing and the caller has
+   warmed up the imports, e.g. a fresh semidefinite program per call.)
 2. **Interleaved repeats.** ``repeats`` rounds follow; in each round every contender runs once,
    round-robin, the starting contender rotating by one per round (round r runs contenders
    r, r + 1, …, mod k). A drift of the machine's speed (another job starting, a frequency
@@ -348,6 +349,7 @@ class Comparison:
     also_versus: tuple[str, ...] = ()
     yardstick: tuple[str, str, float] | None = None
     notes: tuple[str, ...] = ()
+    warmup: bool = True
 
     def row(self, name: str) -> Timing:
         """The row of contender ``name``."""
@@ -383,8 +385,9 @@ class Comparison:
             "",
             self.machine.line(self.load_before, self.load_after),
             "",
-            f"Median of {self.repeats} interleaved rounds after one untimed warm-up call per "
-            f"contender; spread = max − min. Outputs checked against **{self.reference}**: "
+            f"Median of {self.repeats} interleaved rounds"
+            + (" after one untimed warm-up call per contender" if self.warmup else "")
+            + f"; spread = max − min. Outputs checked against **{self.reference}**: "
             f"{self.check.description} ≤ {self.check.tolerance:.1e} ({self.check.why}).",
             "",
             "| " + " | ".join(header) + " |",
@@ -419,6 +422,7 @@ class Comparison:
             "title": self.title,
             "reference": self.reference,
             "repeats": self.repeats,
+            "warmup": self.warmup,
             "load_average": {"before": self.load_before, "after": self.load_after},
             "machine": {
                 "cores": self.machine.cores,
@@ -481,6 +485,7 @@ def compare(
     yardstick: tuple[str, str, float] | None = None,
     libraries: Sequence[str] = (),
     notes: Sequence[str] = (),
+    warmup: bool = True,
     clock: Clock = time.perf_counter,
 ) -> Comparison:
     """Time contenders against a reference: warm-up, interleaved repeats, medians, checks.
@@ -511,6 +516,10 @@ def compare(
         Distribution names whose versions the machine line adds to numpy, scipy and numba.
     notes
         Lines printed under the table.
+    warmup
+        The untimed warm-up call per contender (default). Turn it off only where a call
+        caches nothing and the caller has warmed up the imports (one large SDP per call):
+        the timed outputs are still checked.
     clock
         The timer (tests pass a fake one).
 
@@ -544,10 +553,12 @@ def compare(
             for k in range(len(contenders))
         ]
 
-    warm = [contender.run() for contender in contenders]  # untimed warm-up
-    differences = check_all(warm)
+    differences: list[float | None] = [None] * len(contenders)
+    last: list[Any] = [None] * len(contenders)
+    if warmup:
+        last = [contender.run() for contender in contenders]  # untimed
+        differences = check_all(last)
     seconds: list[list[float]] = [[] for _ in contenders]
-    last: list[Any] = list(warm)
     count = len(contenders)
     for r in range(repeats):
         for offset in range(count):
@@ -565,7 +576,7 @@ def compare(
             note=contender.note,
             sample=sample,
             speedup=reference_median / sample.median if sample.median > 0 else math.inf,
-            difference=None if first is None or again is None else max(first, again),
+            difference=None if again is None else max(first or 0.0, again),
             throughput={
                 unit: amount / sample.median if sample.median > 0 else math.inf
                 for unit, amount in work.items()
@@ -587,4 +598,5 @@ def compare(
         also_versus=tuple(also_versus),
         yardstick=yardstick,
         notes=tuple(notes),
+        warmup=warmup,
     )

@@ -132,6 +132,36 @@ def test_the_last_timed_output_is_checked_too() -> None:
         )
 
 
+def test_without_warm_up_every_call_is_timed_and_still_checked() -> None:
+    clock = FakeClock()
+    log: list[str] = []
+    durations = {"ref": iter([2.0, 4.0]), "other": iter([1.0, 1.0])}
+    outputs = {"ref": 1.0, "other": 1.0 + 1e-12}
+    result = harness.compare(
+        "no warm-up",
+        contenders(clock, durations, outputs, log),
+        reference="ref",
+        repeats=2,
+        check=harness.objective_values(1e-9, "solver tolerance"),
+        warmup=False,
+        clock=clock,
+    )
+    assert log == ["ref", "other", "other", "ref"]
+    assert result.row("ref").sample.seconds == (2.0, 4.0)
+    assert 0.0 < result.row("other").difference < 1e-9
+    assert "untimed warm-up" not in result.markdown()
+    with pytest.raises(harness.OutputMismatch):
+        harness.compare(
+            "no warm-up, wrong",
+            [harness.Contender("ref", lambda: 1.0), harness.Contender("bad", lambda: 1.1)],
+            reference="ref",
+            repeats=1,
+            check=harness.objective_values(1e-9, "solver tolerance"),
+            warmup=False,
+            clock=clock,
+        )
+
+
 def test_objective_values_check_and_custom_value() -> None:
     check = harness.objective_values(1e-6, "SCS eps 1e-9", value=lambda out: out["value"])
     assert check.verify("scs", {"value": 2.0 + 1e-7}, "clarabel", {"value": 2.0}) < 1e-6
