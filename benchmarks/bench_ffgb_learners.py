@@ -252,8 +252,8 @@ def bench_fedavg(repeats: int) -> None:
 
 #: Tolerance of the tree check (predictions on the support, weighted training loss). On the
 #: support both trees predict leaf means Σ w y / Σ w of the same rows, summed in another
-#: order: measured ≤ 8e-16 absolute (targets of size ~1). A different split anywhere changes
-#: a leaf mean by ≥ 1e-3.
+#: order: measured ≤ 8e-16 absolute (targets of size ~1). Planted errors, measured on clients
+#: 0–2: scikit-learn with depth 3, or with min_samples_leaf = 2, differs by 0.6 to 0.9.
 TREE_TOLERANCE = 1e-12
 TREE_WHY = (
     "same greedy CART, same leaves on the support: leaf means equal up to summation order; "

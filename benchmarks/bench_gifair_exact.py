@@ -41,8 +41,8 @@ FRACTION = 0.5
 #: Tolerance on |H − H_ref| / max(1, |H_ref|). SCS stops when its primal and dual residuals
 #: and duality gap are below eps_abs + eps_rel·scale with eps = 1e-9; H is evaluated in numpy
 #: at each solver's θ, so a solver that stopped 1e-9 short of the optimum is within ~1e-9 of
-#: H*: measured 5e-11 (SCS vs Clarabel, no polish). 1e-8 leaves 10× for other seeds; a
-#: wrong program (λ off by 1%, a missing pair term) moves H* by 1e-4 or more.
+#: H*: measured 5e-11 (SCS vs Clarabel, no polish). 1e-8 leaves two orders of margin for other
+#: seeds; a program with λ off by 1% moves H* by 4e-7 (measured), 40 times the tolerance.
 TOLERANCE = 1e-8
 
 
