@@ -385,7 +385,7 @@ class Comparison:
             "",
             self.machine.line(self.load_before, self.load_after),
             "",
-            f"Median of {self.repeats} interleaved rounds"
+            f"Median of {self.repeats} interleaved round{'s' if self.repeats != 1 else ''}"
             + (" after one untimed warm-up call per contender" if self.warmup else "")
             + f"; spread = max − min. Outputs checked against **{self.reference}**: "
             f"{self.check.description} ≤ {self.check.tolerance:.1e} ({self.check.why}).",
