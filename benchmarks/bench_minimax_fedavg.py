@@ -368,6 +368,7 @@ def peer_contenders(
     p = np.stack([x.sample_weights for x in datasets])
     contenders: list[Contender] = []
     notes: list[str] = []
+    absent: dict[str, str] = {}
     missing = jax_available()
     if missing is None:
         for variant, chunk, label, note in (
@@ -377,8 +378,7 @@ def peer_contenders(
             run = jax_fedavg(config, X, y, p, variant=variant, chunk=max(chunk, 1))
             contenders.append(Contender(label, lambda run=run: run(orders), note))
     else:
-        print(f"JAX is not available ({missing}): no JAX rows; numpy vectorised is the peer")
-        notes.append(f"JAX not available: {missing}")
+        absent["JAX"] = missing
     missing = torch_available()
     if missing is None:
         import torch
@@ -405,8 +405,17 @@ def peer_contenders(
                     )
                 )
     else:
-        print(f"PyTorch is not available ({missing}): no PyTorch rows")
-        notes.append(f"PyTorch not available: {missing}")
+        absent["PyTorch"] = missing
+    if absent:
+        line = (
+            "not available: "
+            + ", ".join(f"{name} ({why})" for name, why in absent.items())
+            + f" — no {' or '.join(absent)} rows; numpy vectorised (c) is "
+            + ("the peer" if len(absent) == len(("JAX", "PyTorch")) else "their stand-in")
+            + ' (pip install -e ".[bench]" adds them)'
+        )
+        print(line)
+        notes.append(line)
     return contenders, notes
 
 
