@@ -29,8 +29,8 @@ line (cores, CPU model, load before/after, library versions) above it, and as a 
 median of repeats) for yardsticks that have no peer, such as a DGEMM rate.
 
 This is a benchmark helper, not part of the package: scripts import it as ``_harness`` (the
-folder of a script run as ``python benchmarks/x.py`` is on ``sys.path``), the tests as
-``benchmarks._harness``.
+folder of a script run as ``python benchmarks/x.py`` is on ``sys.path``);
+``tests/test_bench_harness.py`` loads it from its file.
 """
 
 from __future__ import annotations
