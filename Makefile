@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: verify test lint docs figures architecture explorer bootstrap clean
+.PHONY: verify test lint docs figures architecture explorer bench bootstrap clean
 
 verify: $(VENV)/.installed-core
 	@# Runs the claim catalog (verification/) with the quick profile: verdict table on the
@@ -31,6 +31,12 @@ explorer: $(VENV)/.installed-core
 test: $(VENV)/.installed-test
 	@# Two workers (pytest-xdist): the suite runs on both cores; every test still runs.
 	@$(BIN)/python -m pytest -q -n 2
+
+bench: $(VENV)/.installed-test
+	@# Every peer comparison of benchmarks/ at its documented size (benchmarks/run_all.py):
+	@# Markdown tables on stdout, outputs checked. Minutes on 2 cores; run it on an idle machine.
+	@# JAX and PyTorch rows need `$(PIP) install -e ".[bench]"`; BENCH_ARGS=--quick for a smoke run.
+	@$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 lint: $(VENV)/.installed-test
 	@# What the pre-commit hook runs (.pre-commit-config.yaml): ruff over the whole tree, mypy
