@@ -68,6 +68,7 @@ run; the "% of DGEMM" column is each row's GFLOP/s over it.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import dataclasses
 import json
 import multiprocessing
@@ -319,6 +320,16 @@ def numba_two_processes() -> np.ndarray:
     return models
 
 
+def numba_two_threads() -> np.ndarray:
+    """The kernel on 2 threads of this process (the kernels release the GIL; no process, no
+    pickling): the alternative to a warm process pool for small runs."""
+    with concurrent.futures.ThreadPoolExecutor(2) as threads:
+        even, odd = threads.map(_numba_part, [0, 1])
+    models = np.empty((len(_SHARED["seeds"]), D))
+    models[0::2], models[1::2] = even, odd
+    return models
+
+
 # --------------------------------------------------------------------------- the comparison
 
 #: Tolerance of the output check, max |w − w_loop| / max |w_loop|. Every contender does the same
@@ -498,6 +509,7 @@ def main() -> None:
             Contender("(a) numba, executor, 2 workers", through_executor, "verify(), 2 processes"),
             Contender("numba kernel, 1 process", numba_in_process, "1 core"),
             Contender("numba kernel, 2 forked processes", numba_two_processes, "pool start incl."),
+            Contender("numba kernel, 2 threads", numba_two_threads, "1 process, nogil"),
             Contender("(b) numpy loop", lambda: numpy_loop(seeds, datasets)),
             Contender("(c) numpy vectorised", lambda: numpy_vectorised(seeds, datasets), "BLAS"),
             *peers,

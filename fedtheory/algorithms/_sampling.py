@@ -89,7 +89,8 @@ def _draw_rows(
         swap = perm[pick]
         perm[pick] = perm[q]
         perm[q] = swap
-    return counter + np.uint64(b)
+    advanced: np.uint64 = counter + np.uint64(b)
+    return advanced
 
 
 _S11 = np.uint64(11)
