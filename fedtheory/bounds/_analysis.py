@@ -35,6 +35,7 @@ the type checker); both draw exact numbers and lambdify helpers from :mod:`._exp
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import signal
@@ -410,7 +411,7 @@ def _substituted(
             continue
         used[name] = value
         substitutions[sinfo.symbol] = exact_number(value, name, sinfo.symbol)
-    expr = _fixed_harmonics(bound.expr, substitutions).subs(substitutions)
+    expr = _with_values(bound.expr, tuple(substitutions.items()))
     if expr.has(sp.Sum, sp.Product):
         x = info[var].symbol if var is not None else None
         for s in expr.atoms(sp.Sum, sp.Product):
@@ -423,7 +424,7 @@ def _substituted(
                     value=var,
                     rule="indexes a sequence of measured values; its asymptotics are undefined",
                 )
-        expr = expr.doit()
+        expr = _done(expr)
     sequences = bound.sequences
     if sequences:
         for name, base in sequences.items():
@@ -452,6 +453,23 @@ def _substituted(
     return expr, used
 
 
+@functools.lru_cache(maxsize=1024)
+def _with_values(
+    expr: sp.Basic, substitutions: tuple[tuple[Any, Any], ...], *, harmonics: bool = True
+) -> sp.Basic:
+    """``expr.subs(dict(substitutions))``, after :func:`_fixed_harmonics` when ``harmonics``,
+    once per process for the same expression and values (``method="auto"`` and ``"numeric"``
+    substitute the same values; sympy's ``subs`` of a dozen symbols costs milliseconds)."""
+    values = dict(substitutions)
+    return (_fixed_harmonics(expr, values) if harmonics else expr).subs(values)
+
+
+@functools.lru_cache(maxsize=256)
+def _done(expr: sp.Basic) -> sp.Basic:
+    """``expr.doit()`` (sums and products expanded), once per process for the same expression."""
+    return expr.doit()
+
+
 def _fixed_harmonics(expr: sp.Expr, substitutions: Mapping[Any, Any]) -> sp.Expr:
     """``expr`` with every harmonic number H_n^{(s)} whose arguments are all fixed by
     ``substitutions`` replaced by its value as a :data:`_DPS`-digit float.
@@ -474,9 +492,15 @@ def _fixed_harmonics(expr: sp.Expr, substitutions: Mapping[Any, Any]) -> sp.Expr
     return expr.xreplace(replacements)
 
 
+@functools.lru_cache(maxsize=1024)
 def _continuous(symbol: sp.Symbol) -> sp.Symbol:
     """A real stand-in for ``symbol`` without the integer assumption (asymptotics and crossings
-    treat counts as continuous; sympy's solve would otherwise drop non-integer roots)."""
+    treat counts as continuous; sympy's solve would otherwise drop non-integer roots).
+
+    The same stand-in every time for the same symbol (cached), so that the expressions built
+    from it, and the sign tests cached on them (:func:`_sign_near`), repeat exactly from one
+    call to the next.
+    """
     if not symbol.is_integer:
         return symbol
     if symbol.is_positive:
@@ -494,6 +518,58 @@ def _sample_points(at: str, x0: float) -> list[mpmath.mpf]:
     return [x0 * mpmath.mpf(10) ** (-k) for k in range(0, 241)]
 
 
+@functools.lru_cache(maxsize=256)
+def _decades(at: str, x0: float) -> tuple[tuple[mpmath.mpf, ...], tuple[float, ...]]:
+    """The points of :func:`_numeric_power` (:func:`_sample_points` at its precision) and
+    1/|log10 x_k| for each (``inf`` at x_k = 1), computed once per (at, x0) and process."""
+    with mpmath.workdps(_DPS + 300):
+        points = tuple(_sample_points(at, x0))
+        inverse_logs = []
+        for point in points:
+            log_point = abs(float(mpmath.log10(point)))
+            inverse_logs.append(1.0 / log_point if log_point > 0 else float(np.inf))
+    return points, tuple(inverse_logs)
+
+
+#: Bits to which :func:`_float_log10` first computes a logarithm, and the relative margin
+#: (2^-100, far above that computation's error of a few 2^-113) within which the rounding
+#: to a double must be decided.
+_LOG_ESTIMATE_BITS = 113
+_LOG_MARGIN_SHIFT = -100
+
+
+@functools.cache
+def _ln10(bits: int) -> tuple[Any, ...]:
+    """log(10) as a raw mpmath value (``mpf._mpf_``) to ``bits`` bits."""
+    value: tuple[Any, ...] = mpmath.libmp.mpf_log(mpmath.libmp.from_int(10), bits)
+    return value
+
+
+def _float_log10(value: mpmath.mpf) -> float:
+    """``float(mpmath.log10(value))`` at the working precision, bit for bit, mostly from a
+    logarithm to :data:`_LOG_ESTIMATE_BITS` bits (a fraction of the cost at 1200 bits).
+
+    The estimate is within a relative few 2^-113 of the exact logarithm, and the logarithm at
+    the working precision much closer still; when both ends of estimate·(1 ± 2^-100) round to
+    the same double, so does every number between them (rounding is monotonic), the
+    working-precision logarithm among them. Otherwise (the logarithm within 2^-100 of a
+    rounding boundary, close to 0, or not finite) it is computed at the working precision.
+    """
+    libmp = mpmath.libmp
+    raw = value._mpf_
+    if raw[1] and not raw[0]:  # a finite positive number (sign 0, nonzero mantissa)
+        bits = _LOG_ESTIMATE_BITS
+        estimate = libmp.mpf_div(
+            libmp.mpf_log(raw, bits + 20), _ln10(bits + 20), bits, libmp.round_nearest
+        )
+        margin = libmp.mpf_shift(libmp.mpf_abs(estimate), _LOG_MARGIN_SHIFT)
+        low = libmp.to_float(libmp.mpf_sub(estimate, margin, bits), rnd=libmp.round_nearest)
+        high = libmp.to_float(libmp.mpf_add(estimate, margin, bits), rnd=libmp.round_nearest)
+        if low == high and abs(low) > 2.0**-20:
+            return float(low)
+    return float(mpmath.log10(value))
+
+
 def _mp_function(expr: sp.Expr, x: sp.Symbol) -> Any:
     function = sp.lambdify(
         [x], prepare_for_lambdify(expr), modules=[MPMATH_NAMESPACE, "mpmath"], cse=True
@@ -509,7 +585,28 @@ def _mp_function(expr: sp.Expr, x: sp.Symbol) -> Any:
 
 
 def _sign_near(h: sp.Expr, x: sp.Symbol, at: str, *, allow_numeric: bool) -> int:
-    """Sign of h(x) as x → at (0 when h vanishes identically there)."""
+    """Sign of h(x) as x → at (0 when h vanishes identically there).
+
+    A pure function of its arguments (sympy expressions are immutable), computed once per
+    process: ``exponent(..., method="auto")`` and ``method="numeric"`` test the same hypotheses
+    and regimes (:func:`_check_path`, :func:`resolve_regime`), each test a simplify and a limit.
+    A refusal (:class:`ParameterError`) is remembered as its message and raised again.
+    """
+    outcome = _cached_sign_near(h, x, at, allow_numeric)
+    if isinstance(outcome, str):
+        raise ParameterError(outcome)
+    return outcome
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_sign_near(h: sp.Expr, x: sp.Symbol, at: str, allow_numeric: bool) -> int | str:
+    try:
+        return _computed_sign_near(h, x, at, allow_numeric=allow_numeric)
+    except ParameterError as error:
+        return str(error)
+
+
+def _computed_sign_near(h: sp.Expr, x: sp.Symbol, at: str, *, allow_numeric: bool) -> int:
     h = _simplified(h) if h.count_ops() < 60 else h
     if h == 0:
         return 0
@@ -590,10 +687,14 @@ def resolve_regime(expr: sp.Expr, x: sp.Symbol, at: str, *, allow_numeric: bool 
     return expr.func(*[resolve_regime(a, x, at, allow_numeric=allow_numeric) for a in expr.args])
 
 
-def _symbolic_power(regime: sp.Expr, x: sp.Symbol, at: str) -> tuple[sp.Expr, Behaviour]:
+def _symbolic_power(
+    regime: sp.Expr, x: sp.Symbol, at: str
+) -> tuple[sp.Expr, Behaviour, sp.Expr | None]:
+    """The power (exact), its behaviour and the log-derivative ``d log|B'| / dx`` it was taken
+    from (``None`` for a constant), which :func:`_symbolic_log_powers` reuses."""
     first = sp.diff(regime, x)
-    if _sympy(sp.simplify, first) == 0:
-        return sp.Integer(0), "constant"
+    if first == 0 or (not _nonzero_somewhere(first, x) and _sympy(sp.simplify, first) == 0):
+        return sp.Integer(0), "constant", None
     point, direction = (sp.oo, "-") if at == "oo" else (sp.Integer(0), "+")
     # x·B''/B' as the derivative of log|B'| (expanded: products and powers become sums, which
     # keeps sympy's limit fast on expressions such as ((L - mu)/(L + mu))**40)
@@ -606,12 +707,49 @@ def _symbolic_power(regime: sp.Expr, x: sp.Symbol, at: str) -> tuple[sp.Expr, Be
         raise NotImplementedError("sympy returned an undirected infinity")
     power = sp.nsimplify(power) if power.is_Float else power
     if power in (sp.oo, -sp.oo):
-        return power, "exponential"
-    return power, "power"
+        return power, "exponential", log_derivative
+    return power, "power", log_derivative
+
+
+#: Where :func:`_nonzero_somewhere` evaluates a derivative (two points, in case one is a pole
+#: or a root), with the sign the variable's assumptions require, and the CPU seconds each
+#: evaluation may take (a probe that takes longer proves nothing; simplify then decides).
+_PROBES = (sp.Rational(7, 3), sp.Rational(3, 11))
+_PROBE_TIME_LIMIT = 0.5
+#: What ends a probe without a proof (``PrecisionExhausted`` is an ``ArithmeticError``).
+_PROBE_FAILURES: tuple[type[BaseException], ...] = (
+    _SympyTimeout,
+    NotImplementedError,
+    ArithmeticError,
+    *_SYMPY_FAILURES,
+)
+
+
+def _nonzero_somewhere(expr: sp.Expr, x: sp.Symbol) -> bool:
+    """True when ``expr``, whose only free symbol is ``x``, is proved not identically zero: its
+    exact value at a point of x's domain is a real number that evalf resolves to full accuracy
+    and finds nonzero (``strict=True``: an unresolved cancellation is not taken for a value).
+
+    Then ``simplify(expr) == 0`` is false (simplify keeps the value of the expression where the
+    assumptions of x hold), so the test costs an evaluation instead of a simplify; ``False``
+    ("not proved") leaves the decision to simplify.
+    """
+    if expr.free_symbols != {x}:
+        return False
+    sign = -1 if (x.is_negative or x.is_nonpositive) else 1
+    for probe in _PROBES:
+        try:
+            with _time_limit(_PROBE_TIME_LIMIT):
+                value = expr.xreplace({x: sign * probe}).evalf(30, strict=True)
+        except _PROBE_FAILURES:
+            continue
+        if value.is_Float and value.is_finite and value != 0:
+            return True
+    return False
 
 
 def _symbolic_log_powers(
-    regime: sp.Expr, x: sp.Symbol, at: str, power: sp.Expr
+    regime: sp.Expr, x: sp.Symbol, at: str, power: sp.Expr, log_derivative: sp.Expr
 ) -> tuple[sp.Expr | None, sp.Expr | None]:
     """Exponents ``(k, j)`` of ``log^k · (log log)^j`` in the rate ``x^power`` (exact; ``None``
     when sympy cannot take a limit).
@@ -624,12 +762,15 @@ def _symbolic_log_powers(
     non-vanishing power by one: ℓ^(a+1)·(log ℓ)^b if a ≠ −1, else (log ℓ)^(b+1).
 
     An algebraic expression in x (sums, products and constant powers only) has no log factor:
-    its expansion is a Puiseux series, so ``(0, 0)`` is returned without a limit.
+    its expansion is a Puiseux series, so ``(0, 0)`` is returned without a limit; so has an
+    expression that is a (generalized) Puiseux series near ``at`` for another reason
+    (:func:`_puiseux_at`: e.g. exp(−500·η) + (1 − 10·η)^50 as η → 0, log 2 / log(κ/(κ − 1)) as
+    κ → ∞), where the two limits took seconds.
     """
-    if _algebraic_in(regime, x):
+    if _algebraic_in(regime, x) or _puiseux_at(regime, x, at):
         return sp.Integer(0), sp.Integer(0)
     try:
-        return _log_power_limits(regime, x, at, power)
+        return _log_power_limits(log_derivative, x, at, power)
     except NotImplementedError:  # sympy gave up: the power stands, the log factors are unknown
         return None, None
 
@@ -645,12 +786,78 @@ def _algebraic_in(expr: sp.Expr, x: sp.Symbol) -> bool:
     return True
 
 
+#: Functions analytic at every real point: applied to a Puiseux series with a finite limit,
+#: they give a Puiseux series (the Taylor series of the function, composed).
+_ANALYTIC = (sp.exp, sp.sin, sp.cos, sp.sinh, sp.cosh, sp.atan)
+
+
+def _puiseux_at(expr: sp.Expr, x: sp.Symbol, at: str) -> bool:
+    """Whether ``expr`` is, near ``at``, a convergent generalized Puiseux series: a sum of
+    powers of x (of 1/x at ∞) with real exponents, without logarithmic factors.
+
+    Proved structurally, in the variable t = x (at 0) or t = 1/x (at ∞), as t → 0⁺: constants
+    and t itself; sums, products, and powers with t-free exponents of such series (as in
+    :func:`_algebraic_in`); ``c**g`` for a positive constant c, ``exp``, ``sin``, ``cos``,
+    ``sinh``, ``cosh`` and ``atan`` of a series g with a finite limit (their Taylor series at
+    that limit, composed with g); ``log(g)`` when that limit is positive. The limit is finite
+    when every sub-expression has a finite value at t = 0 (:func:`_value_at_zero`). The
+    logarithmic derivative of such a series, hence its log factors, are then exactly 0.
+    ``False`` means "not proved".
+    """
+    if at == "oo":
+        t = sp.Dummy("t", positive=True)
+        expr, x = expr.xreplace({x: 1 / t}), t
+    return _puiseux_at_zero(expr, x)
+
+
+def _puiseux_at_zero(expr: sp.Expr, x: sp.Symbol) -> bool:
+    if not expr.has(x) or expr == x:
+        return True
+    if isinstance(expr, (sp.Add, sp.Mul)):
+        return all(_puiseux_at_zero(a, x) for a in expr.args)
+    if isinstance(expr, sp.Pow):
+        base, power = expr.args
+        if not power.has(x):
+            return _puiseux_at_zero(base, x)
+        return not base.has(x) and base.is_positive is True and _value_at_zero(power, x) is not None
+    if isinstance(expr, _ANALYTIC):
+        return _value_at_zero(expr.args[0], x) is not None
+    if isinstance(expr, sp.log):
+        value = _value_at_zero(expr.args[0], x)
+        return value is not None and value.is_positive is True
+    return False
+
+
+def _value_at_zero(expr: sp.Expr, x: sp.Symbol) -> sp.Expr | None:
+    """The limit of ``expr`` as x → 0⁺ when :func:`_puiseux_at_zero` holds and every
+    sub-expression has a finite value at x = 0 (then each node is continuous at the values of
+    its arguments, and the value is the limit); ``None`` otherwise."""
+    if not expr.has(x):
+        return expr if expr.is_finite is True else None
+    if expr == x:
+        return sp.Integer(0)
+    if not _puiseux_at_zero(expr, x):
+        return None
+    values = []
+    for argument in expr.args:
+        value = _value_at_zero(argument, x)
+        if value is None:
+            break
+        values.append(value)
+    else:
+        result = expr.func(*values)
+        if result.is_finite is True:
+            return result
+    if expr.is_rational_function(x):  # a removable singularity, as in (1/x)/(1/x − 1) = 1/(1 − x)
+        reduced = sp.cancel(expr)
+        if reduced != expr:
+            return _value_at_zero(reduced, x)
+    return None
+
+
 def _log_power_limits(
-    regime: sp.Expr, x: sp.Symbol, at: str, power: sp.Expr
+    log_derivative: sp.Expr, x: sp.Symbol, at: str, power: sp.Expr
 ) -> tuple[sp.Expr | None, sp.Expr | None]:
-    first = sp.diff(regime, x)
-    factored = _sympy(sp.factor, first)
-    log_derivative = sp.diff(sp.expand_log(sp.log(factored), force=True), x)
     t = sp.Dummy("t", positive=True)
     ratio = x * log_derivative - (power - 1)
     if at == "0":
@@ -713,11 +920,11 @@ def _numeric_power(
     Differences that vanish after a steepening decay mean faster than any power.
     """
     function = _mp_function(expr, x)
+    points, point_inverse_logs = _decades(at, x0)
     with mpmath.workdps(_DPS + 300):
-        points = _sample_points(at, x0)
-        values = _LazyValues(function, points, _DPS + 300)
+        values = _LazyValues(function, list(points), _DPS + 300)
         # a second, lower precision detects cancellation
-        check_values = _LazyValues(function, points, _DPS + 200)
+        check_values = _LazyValues(function, list(points), _DPS + 200)
         slopes: list[float] = []
         inverse_logs: list[float] = []
         zero_run = 0
@@ -743,10 +950,9 @@ def _numeric_power(
             check = check_values[k + 1] - check_values[k]
             if mpmath.isnan(check) or abs(check - later) > 1e-9 * abs(later):
                 break  # the difference is not resolved at the working precision: stop sampling
-            slope = float(mpmath.log10(abs(later) / abs(earlier)))
+            slope = _float_log10(abs(later) / abs(earlier))
             slopes.append(-slope if at == "0" else slope)
-            log_point = abs(float(mpmath.log10(points[k])))
-            inverse_logs.append(1.0 / log_point if log_point > 0 else np.inf)
+            inverse_logs.append(point_inverse_logs[k])
             if len(slopes) >= 4:
                 last = slopes[-4:]
                 if all(v < -60 for v in last) and last[-1] < last[0]:
@@ -838,10 +1044,10 @@ def exponent(
     nonsmooth = any(node.has(x) for node in regime.atoms(*_NONSMOOTH))
     if method in ("auto", "symbolic") and not nonsmooth:
         try:
-            power, behaviour = _symbolic_power(regime, x, token)
+            power, behaviour, log_derivative = _symbolic_power(regime, x, token)
             logs: tuple[sp.Expr | None, sp.Expr | None] = (sp.Integer(0), sp.Integer(0))
-            if behaviour == "power":
-                logs = _symbolic_log_powers(regime, x, token, power)
+            if behaviour == "power" and log_derivative is not None:
+                logs = _symbolic_log_powers(regime, x, token, power, log_derivative)
             point = sp.oo if token == "oo" else sp.Integer(0)
             try:
                 limit = _sympy(sp.limit, regime, x, point, "+" if token == "0" else "-")
@@ -883,8 +1089,9 @@ def _check_path(
         for n, v in used.items()
         if bound.info[n].role != "sequence"
     }
+    items = tuple(substitutions.items())
     for hypothesis in bound.hypotheses:
-        relation = hypothesis.relation.subs(substitutions)
+        relation = _with_values(hypothesis.relation, items, harmonics=False)
         if not relation.has(x) or relation.free_symbols - {x}:
             continue
         try:
