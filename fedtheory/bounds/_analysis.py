@@ -798,11 +798,12 @@ def _puiseux_at(expr: sp.Expr, x: sp.Symbol, at: str) -> bool:
     Proved structurally, in the variable t = x (at 0) or t = 1/x (at ∞), as t → 0⁺: constants
     and t itself; sums, products, and powers with t-free exponents of such series (as in
     :func:`_algebraic_in`); ``c**g`` for a positive constant c, ``exp``, ``sin``, ``cos``,
-    ``sinh``, ``cosh`` and ``atan`` of a series g with a finite limit (their Taylor series at
-    that limit, composed with g); ``log(g)`` when that limit is positive. The limit is finite
-    when every sub-expression has a finite value at t = 0 (:func:`_value_at_zero`). The
-    logarithmic derivative of such a series, hence its log factors, are then exactly 0.
-    ``False`` means "not proved".
+    ``sinh``, ``cosh`` and ``atan`` of a series g with a finite limit L (their Taylor series at
+    L, composed with g); ``log(g)`` when L > 0; ``asin(g)`` and ``acos(g)`` when |L| ≤ 1
+    (analytic inside; at L = ±1, asin(g) = ±(π/2 − √(2(1 ∓ g))·h(1 ∓ g)) with h analytic at 0,
+    a series again). L is finite when every sub-expression has a finite value at t = 0
+    (:func:`_value_at_zero`). The logarithmic derivative of such a series, hence its log
+    factors, are then exactly 0. ``False`` means "not proved".
     """
     if at == "oo":
         t = sp.Dummy("t", positive=True)
@@ -825,6 +826,9 @@ def _puiseux_at_zero(expr: sp.Expr, x: sp.Symbol) -> bool:
     if isinstance(expr, sp.log):
         value = _value_at_zero(expr.args[0], x)
         return value is not None and value.is_positive is True
+    if isinstance(expr, (sp.asin, sp.acos)):
+        value = _value_at_zero(expr.args[0], x)
+        return value is not None and value.is_real is True and (sp.Abs(value) <= 1) == sp.true
     return False
 
 
@@ -893,7 +897,11 @@ def _log_power_limits(
 
 
 class _LazyValues:
-    """B(points[k]) at a given precision, computed on first access (most searches stop early)."""
+    """B(points[k]) at a given precision, computed on first access (some searches stop early),
+    :data:`_CHUNK` points at a time: switching mpmath's precision costs more than evaluating a
+    simple bound, and a value does not depend on when it is computed."""
+
+    _CHUNK = 8
 
     def __init__(self, function: Any, points: list[Any], dps: int) -> None:
         self._function, self._points, self._dps = function, points, dps
@@ -905,7 +913,9 @@ class _LazyValues:
     def __getitem__(self, k: int) -> Any:
         if k not in self._cache:
             with mpmath.workdps(self._dps):
-                self._cache[k] = self._function(self._points[k])
+                for j in range(k, min(k + self._CHUNK, len(self._points))):
+                    if j not in self._cache:
+                        self._cache[j] = self._function(self._points[j])
         return self._cache[k]
 
 
@@ -928,8 +938,10 @@ def _numeric_power(
         slopes: list[float] = []
         inverse_logs: list[float] = []
         zero_run = 0
+        tolerance = mpmath.mpf(1e-9)  # the float 1e-9 exactly, converted once
+        later = values[1] - values[0]
         for k in range(1, len(values) - 1):
-            earlier = values[k] - values[k - 1]
+            earlier = later  # values[k] − values[k − 1], computed in the previous step
             later = values[k + 1] - values[k]
             if mpmath.isnan(earlier) or mpmath.isnan(later) or mpmath.isinf(later):
                 break
@@ -948,7 +960,7 @@ def _numeric_power(
             if earlier == 0 or later == 0:
                 continue
             check = check_values[k + 1] - check_values[k]
-            if mpmath.isnan(check) or abs(check - later) > 1e-9 * abs(later):
+            if mpmath.isnan(check) or abs(check - later) > tolerance * abs(later):
                 break  # the difference is not resolved at the working precision: stop sampling
             slope = _float_log10(abs(later) / abs(earlier))
             slopes.append(-slope if at == "0" else slope)
