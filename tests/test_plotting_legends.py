@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
@@ -110,3 +112,37 @@ def test_report_figure_carries_the_stamp(tmp_path, monkeypatch) -> None:
     # without a stamp given, the version and the result's profile
     _common.write_figure(_Result(), tmp_path / "b.png")  # type: ignore[arg-type]
     assert f"fedtheory {__version__} · profile quick" in [t.get_text() for t in captured[-1].texts]
+
+
+def _unshared_png(fig: Figure) -> bytes:
+    """``png_bytes`` on a canvas of its own (a subclass of the Agg canvas is never shared)."""
+
+    class OwnCanvas(FigureCanvasAgg):
+        pass
+
+    OwnCanvas(fig)
+    return png_bytes(fig)
+
+
+def _log_spec(scale: float, label: str) -> FigureSpec:
+    x = tuple(float(v) for v in np.geomspace(1.0, 1e4 * scale, 9))
+    y = tuple(float(scale / (1.0 + v)) for v in x)
+    series = (Series(label, x, y),)
+    title = f"$T^{{-1}}$ {label}"
+    return FigureSpec("T", "excess risk", series, x_log=True, y_log=True, title=title)
+
+
+def test_the_shared_renderer_draws_the_pixels_of_a_canvas_of_its_own() -> None:
+    """png_bytes draws figures of one size on one renderer per thread, to reuse the measured
+    texts and parsed mathtext (issue 19): the PNG is byte for byte the one a canvas of its own
+    draws, whatever figures were drawn on that renderer before, and the figure keeps its own
+    canvas."""
+    specs = [_log_spec(s, f"run {i}") for i, s in enumerate((1.0, 37.0, 0.01))]
+    own = [_unshared_png(figure_from_spec(spec, title="classic/unit/claim")) for spec in specs]
+    for _ in range(2):  # the second time, every text is already in the renderer's caches
+        for spec, expected in zip(specs, own, strict=True):
+            fig = figure_from_spec(spec, title="classic/unit/claim")
+            canvas = fig.canvas
+            assert png_bytes(fig) == expected
+            assert fig.canvas is canvas
+    assert len(set(own)) == len(own)  # three different figures
