@@ -44,6 +44,7 @@ from fedtheory.problems._oracle import (
     client_loss,
     client_samples,
     minibatch_step,
+    minibatch_steps,
     sample_count,
     sample_gradient,
     sample_loss,
@@ -115,6 +116,31 @@ def view_of(name: str) -> tuple[GroupedQuadratics | GroupedClassification, Any, 
 
 
 # ---------------------------------------------------------------------------- kernel views
+
+
+@pytest.mark.parametrize("name", VIEWS)
+@pytest.mark.parametrize("lam", [0.0, 0.3])
+def test_consecutive_steps_in_one_call_equal_one_call_per_step(name: str, lam: float) -> None:
+    """``minibatch_steps`` of every view (the core linear kernel's run of steps for the logistic
+    loss at λ = 0, a loop over ``minibatch_step`` otherwise) gives the bits of one
+    ``minibatch_step`` call per block, for full and partial blocks (issue 19)."""
+    _, view, _ = view_of(name)
+    samples = client_samples(view, 0, 2)  # 12 rows
+    d = view.zeros.shape[0] if hasattr(view, "zeros") else view.centres.shape[1]  # w's size
+    rng = np.random.default_rng(7)
+    sizes = np.array([8, 8, 7, 5, 1, 3], dtype=np.int64)
+    rows = rng.integers(0, sample_count(samples), sizes.sum())
+    etas = rng.uniform(0.05, 0.2, sizes.size)
+    anchor = rng.standard_normal(d)
+    start = rng.standard_normal(d)
+    together, apart = start.copy(), start.copy()
+    minibatch_steps(samples, rows, sizes, etas, together, anchor, lam, np.empty(16))
+    offset = 0
+    for size, eta in zip(sizes, etas, strict=True):
+        minibatch_step(samples, rows[offset : offset + size], apart, anchor, eta, lam, np.empty(8))
+        offset += size
+    np.testing.assert_array_equal(together, apart)
+    assert not np.array_equal(together, start)
 
 
 @pytest.mark.parametrize("name", VIEWS)

@@ -51,6 +51,7 @@ from fedtheory.problems._linear_samples import (
     LinearClientSamples,
     _logistic_slope,
     _minibatch_step,
+    _minibatch_steps,
     _softplus,
 )
 from fedtheory.problems._oracle import _minibatch_step_by_samples
@@ -406,6 +407,36 @@ def _classification_step(
         g[a] = 0.0
 
 
+@njit
+def _classification_steps(
+    samples: ClassificationClient,
+    rows: np.ndarray,
+    sizes: np.ndarray,
+    etas: np.ndarray,
+    w: np.ndarray,
+    anchor: np.ndarray,
+    lam: float,
+    scratch: np.ndarray,
+) -> None:
+    """Consecutive minibatch steps (:data:`fedtheory.problems._oracle.minibatch_steps`): step j
+    takes the next ``sizes[j]`` entries of ``rows`` and the step ``etas[j]``.
+
+    Logistic with λ = 0 and ν = 0: the core linear kernel's run of steps, with the ridge as the
+    pull towards 0 (bit for bit the steps of :func:`_classification_step` one at a time, in one
+    call instead of three nested calls per step); otherwise :func:`_classification_step` on
+    each block.
+    """
+    if samples.loss == LOGISTIC and lam == 0.0 and samples.nonconvex == 0.0:
+        linear = LinearClientSamples(LOSS_LOGISTIC, samples.features, samples.labels)
+        _minibatch_steps(linear, rows, sizes, etas, w, samples.zeros, samples.ridge, scratch)
+        return
+    start = 0
+    for j in range(sizes.shape[0]):
+        b = sizes[j]
+        _classification_step(samples, rows[start : start + b], w, anchor, etas[j], lam, scratch)
+        start += b
+
+
 class _ClassificationViewFields(NamedTuple):
     loss: int
     features: np.ndarray
@@ -453,6 +484,7 @@ class ClassificationClient(_ClassificationClientFields):
     sample_loss = _classification_loss
     client_loss = _classification_client_loss
     minibatch_step = _classification_step
+    minibatch_steps = _classification_steps
 
 
 # ============================================================================== the builder
