@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import ast
 import math
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -108,3 +111,58 @@ def test_error_messages_name_parameter_value_and_rule() -> None:
 def test_public_api_is_curated() -> None:
     assert fedtheory.__version__
     assert {"bounds", "errors"} <= set(fedtheory.__all__)
+
+
+_COMPILER = """
+import os, sys, time
+from pathlib import Path
+import numpy as np
+from fedtheory import _jit
+from fedtheory._vector_math import _exp_array
+
+role, folder = sys.argv[1], Path(sys.argv[2])
+if role == "first":
+    hold = _jit._compile_lock
+
+    def held_long(path):  # note the lock, and keep it 1 s after compiling
+        with hold(path):
+            (folder / "locked").touch()
+            yield
+            time.sleep(1.0)
+
+    _jit._compile_lock = _jit.contextlib.contextmanager(held_long)
+    while not (folder / "second-ready").exists():
+        time.sleep(0.01)
+else:
+    (folder / "second-ready").touch()
+    while not (folder / "locked").exists():
+        time.sleep(0.01)
+_exp_array(np.ones(3))
+misses = sum(_exp_array._cache_misses.values())
+hits = sum(_exp_array._cache_hits.values())
+print(misses, hits)
+"""
+
+
+def test_two_processes_compile_a_kernel_once(tmp_path: Path) -> None:
+    """A process that needs a kernel another process is compiling waits for it and loads it
+    from the disk cache instead of compiling it too (``_jit._compile_lock``): the second process
+    starts its call while the first holds the lock, and finds the kernel in the cache."""
+    script = tmp_path / "compile.py"
+    script.write_text(_COMPILER)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    processes = {
+        role: subprocess.Popen(
+            [sys.executable, str(script), role, str(tmp_path)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for role in ("first", "second")
+    }
+    outputs = {role: p.communicate(timeout=120) for role, p in processes.items()}
+    for role, (_, err) in outputs.items():
+        assert processes[role].returncode == 0, err[-2000:]
+    assert outputs["first"][0].split() == ["1", "0"]  # compiled
+    assert outputs["second"][0].split() == ["0", "1"]  # loaded what the first compiled
