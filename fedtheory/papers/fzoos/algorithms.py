@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fedtheory._arrays import readonly
+from fedtheory._arrays import kernel_array, readonly
 from fedtheory._checks import check_int, check_real
 from fedtheory._seeds import Seed
 from fedtheory.algorithms.trace import Trace
@@ -236,7 +236,9 @@ def _fd_run(
     server = ZerothOrderServer(
         method=code,
         local_steps=common.local_steps,
-        init=np.ascontiguousarray(np.broadcast_to(common.init, (common.reps, info.dimension))),
+        # writable, as the models the server step logs at: one kernel type (a read-only x_0
+        # compiled the server step's callees a second time, and the loop once more per batch)
+        init=kernel_array(np.broadcast_to(common.init, (common.reps, info.dimension))),
         fd=fd,
         controls=controls,
         weights_local=np.zeros((common.reps, 0, 0)),
@@ -631,7 +633,7 @@ def _gp_run(
     server = ZerothOrderServer(
         method=FZOOS,
         local_steps=T,
-        init=np.ascontiguousarray(np.broadcast_to(common.init, (reps, d))),
+        init=kernel_array(np.broadcast_to(common.init, (reps, d))),  # writable: see _fd_run
         fd=fd,
         controls=_controls(common, False),
         weights_local=weights_local,
