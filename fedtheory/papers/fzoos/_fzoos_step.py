@@ -158,14 +158,16 @@ class DistanceRule(_CorollaryC1Fields):
 @njit
 def _distance_gamma(
     rule: DistanceRule,
-    surrogate: Surrogate,
+    lengthscale: float,
+    noise: float,
     summary: np.ndarray,
     x: np.ndarray,
     clients: int,
 ) -> float:
-    """Corollary C.1's γ at x from the averaged history sums ``summary`` = (S̄ (d), Q̄, n̄)."""
+    """Corollary C.1's γ at x from the averaged history sums ``summary`` = (S̄ (d), Q̄, n̄), the
+    surrogate's lengthscale l and GP noise σ²."""
     d = x.shape[0]
-    l2 = surrogate.lengthscale * surrogate.lengthscale
+    l2 = lengthscale * lengthscale
     kappa = 1.0 / l2
     count = summary[d + 1]
     bound = rule.omega * kappa
@@ -175,7 +177,7 @@ def _distance_gamma(
             total += count * x[k] * x[k] - 2.0 * x[k] * summary[k]
         iota = max((total + summary[d]) / count, 0.0)
         derivative2 = math.exp(-iota / l2) / (4.0 * l2 * l2)  # k′(ι)² for the SE kernel
-        bound -= 4.0 * rule.omega * iota * derivative2 / (d + surrogate.noise * d / count)
+        bound -= 4.0 * rule.omega * iota * derivative2 / (d + noise * d / count)
     return rule.G / (rule.G + 2.0 * (bound + clients * rule.epsilon))
 
 
@@ -207,8 +209,9 @@ def _fzoos_state(
 
 
 @njit
-def _fail(rule: FZooSStep, code: int, r: int, t: int, i: int, s: int, x: np.ndarray) -> None:
-    status = rule.surrogate.status
+def _fail(status: np.ndarray, code: int, r: int, t: int, i: int, s: int, x: np.ndarray) -> None:
+    """Record a failed solve (code, round index, client, step) in ``status`` (the surrogate's)
+    unless one is recorded, and poison the model x."""
     if status[r, 0] < 0:
         status[r, 0] = code
         status[r, 1] = t
@@ -220,18 +223,24 @@ def _fail(rule: FZooSStep, code: int, r: int, t: int, i: int, s: int, x: np.ndar
 
 @njit
 def _remember(
-    rule: FZooSStep, r: int, i: int, start: int, points: np.ndarray, values: np.ndarray, count: int
+    history: np.ndarray,
+    observed: np.ndarray,
+    sums: np.ndarray,
+    distance: bool,
+    start: int,
+    points: np.ndarray,
+    values: np.ndarray,
+    count: int,
 ) -> None:
-    """Store the first ``count`` points at ``start`` of client i's w history; distance sums."""
-    surrogate = rule.surrogate
+    """Store the first ``count`` points at ``start`` of a client's w history (``history``
+    (capacity, d), ``observed`` (capacity,)); with ``distance``, add them to the client's
+    distance sums ``sums`` (Σx, Σ‖x‖², n)."""
     d = points.shape[1]
     for a in range(count):
         for k in range(d):
-            surrogate.points[i, start + a, k] = points[a, k]
-        surrogate.values[i, start + a] = values[a]
-    if rule.distance.enabled:
-        M = surrogate.phases.shape[1]
-        sums = rule.weights_local[r, i, M:]
+            history[start + a, k] = points[a, k]
+        observed[start + a] = values[a]
+    if distance:
         for a in range(count):
             norm = 0.0
             for k in range(d):
@@ -242,14 +251,13 @@ def _remember(
 
 
 @njit
-def _client_weights(rule: FZooSStep, r: int, i: int, n: int, out: np.ndarray) -> int:
+def _client_weights(surrogate: Surrogate, r: int, i: int, n: int, out: np.ndarray) -> int:
     """w_{r,T}^{(i)} from the n points of client i's w history into ``out`` (M,).
 
     The cheaper exact form (guide §2.4): the n × n system Φ(ΦᵀΦ + σ²I)⁻¹y from scratch
     (n²M + n³/3 flops) while it beats the M × M one, (ΦΦᵀ + σ²I)⁻¹Φy from the moments ΦΦᵀ, Φy
     (M³/3, plus a rank-q update by the points not yet accumulated) afterwards.
     """
-    surrogate = rule.surrogate
     V, b, scale = surrogate.frequencies[r], surrogate.phases[r], surrogate.scale
     M = V.shape[0]
     if float(n) * n * (M + n / 3.0) < M * M * (M / 3.0):
@@ -309,6 +317,8 @@ def _fzoos_update(
         for k in range(d):
             corr[k] = 0.0
     summary = rule.weights_mean[r, M:]
+    history, observed = surrogate.points[i], surrogate.values[i]
+    sums, distance = rule.weights_local[r, i, M:], rule.distance.enabled
     per_step = 1 + n_active if surrogate.history_all else 1
     stored = t * T * per_step
     queries = 0
@@ -325,9 +335,9 @@ def _fzoos_update(
             one[0, k] = x[k]
         one_value[0] = value
         if gp_append(gp, one, one_value) != STATUS_OK:
-            _fail(rule, SOLVER_GP, r, t, i, s, x)
+            _fail(surrogate.status, SOLVER_GP, r, t, i, s, x)
             return
-        _remember(rule, r, i, stored, one, one_value, 1)
+        _remember(history, observed, sums, distance, stored, one, one_value, 1)
         stored += 1
         # 2. active queries: the top n_active of n_cand candidates by tr Σ
         if n_active > 0:
@@ -355,10 +365,10 @@ def _fzoos_update(
                     _diverge(log, r, t, i, s, x)
                     return
             if gp_append(gp, active, values) != STATUS_OK:
-                _fail(rule, SOLVER_GP, r, t, i, s, x)
+                _fail(surrogate.status, SOLVER_GP, r, t, i, s, x)
                 return
             if surrogate.history_all:
-                _remember(rule, r, i, stored, active, values, n_active)
+                _remember(history, observed, sums, distance, stored, active, values, n_active)
                 stored += n_active
         queries += 1 + n_active
         # 3. the direction (8)
@@ -366,7 +376,9 @@ def _fzoos_update(
         if corrected and not rule.anchored:
             rff_gradient(V, b, scale, x, delta, corr)
         if rule.distance.enabled:
-            gamma = _distance_gamma(rule.distance, surrogate, summary, x, m)
+            gamma = _distance_gamma(
+                rule.distance, surrogate.lengthscale, surrogate.noise, summary, x, m
+            )
         else:
             gamma = rule.gammas[t, s]
         for k in range(d):
@@ -385,9 +397,9 @@ def _fzoos_update(
             _diverge(log, r, t, i, s, x)
             return
     # w_{r,T}^{(i)} from the client's whole w history (A7), for the server to average.
-    status = _client_weights(rule, r, i, stored, rule.weights_local[r, i, :M])
+    status = _client_weights(surrogate, r, i, stored, rule.weights_local[r, i, :M])
     if status != STATUS_OK:
-        _fail(rule, SOLVER_RFF, r, t, i, T - 1, x)
+        _fail(surrogate.status, SOLVER_RFF, r, t, i, T - 1, x)
         return
     row[LOCAL_STEPS] += T
     row[FLOATS_DOWN] += d

@@ -425,15 +425,17 @@ class ZerothOrderStep(_ZerothOrderStepFields):
 
 @njit
 def _refresh_controls(
-    rule: ZerothOrderServer,
+    fd: FDSettings,
+    controls: Controls,
+    call: int,
     problem: tuple[Any, ...],
     rep: int,
     round_index: int,
     x: np.ndarray,
     buffers: np.ndarray,
 ) -> None:
-    """SCAFFOLD I: every client's c_i = Δ^{(i)}(x) for round ``round_index`` and c = mean c_i."""
-    fd, controls = rule.fd, rule.controls
+    """SCAFFOLD I: every client's c_i = Δ^{(i)}(x) for round ``round_index`` and c = mean c_i
+    (the estimates use stream call ``call`` = T of the round)."""
     m, d = controls.local.shape[1], controls.local.shape[2]
     g, u, point = buffers[0], buffers[1], buffers[2]
     for k in range(d):
@@ -442,7 +444,7 @@ def _refresh_controls(
         if fd.exact:
             zo_gradient(problem, i, x, g)
         else:
-            directions, noise_key = _call_keys(fd, rep, i, round_index, rule.local_steps)
+            directions, noise_key = _call_keys(fd, rep, i, round_index, call)
             _fd_estimate(
                 problem, i, x, fd.queries, fd.smoothing, fd.noise, directions, noise_key, g, u,
                 point,
@@ -454,14 +456,13 @@ def _refresh_controls(
 
 @njit
 def _log_server(
-    rule: ZerothOrderServer, problem: tuple[Any, ...], rep: int, index: int, x: np.ndarray,
+    log: RunLog, gradients: bool, problem: tuple[Any, ...], rep: int, index: int, x: np.ndarray,
     buffers: np.ndarray,
 ) -> None:  # fmt: skip
-    """F(x_r) and ‖∇F(x_r)‖² (NaN without exact gradients) at log index ``index`` = r."""
-    log = rule.log
+    """F(x_r) and ‖∇F(x_r)‖² (NaN without exact ``gradients``) at log index ``index`` = r."""
     m = log.disparity.shape[2]
     log.values[rep, index] = global_value(problem, m, x)
-    if rule.fd.gradients:
+    if gradients:
         global_gradient(problem, m, x, buffers[0], buffers[1])
         log.grad_norm2[rep, index] = _dot(buffers[0], buffers[0])
     else:
@@ -475,14 +476,15 @@ def _server_state(
     """Logs at x_0; SCAFFOLD I's controls of round 1; zero controls and weights."""
     buffers = np.empty((3, d))
     start = rule.init[r]
-    _log_server(rule, problem, r, 0, start, buffers)
+    first = np.int64(0)  # row 0 as an int64, not the literal 0 (one specialisation of callees)
+    _log_server(rule.log, rule.fd.gradients, problem, r, first, start, buffers)
     controls = rule.controls
     if rule.method in (SCAFFOLD1, SCAFFOLD2):
         controls.local[r] = 0.0
         controls.mean[r] = 0.0
         controls.pending[r] = 0.0
     if rule.method == SCAFFOLD1:
-        _refresh_controls(rule, problem, r, 0, start, buffers)
+        _refresh_controls(rule.fd, controls, rule.local_steps, problem, r, first, start, buffers)
     if rule.weights_mean.shape[1] > 0:
         rule.weights_local[r] = 0.0
         rule.weights_mean[r] = 0.0
@@ -531,7 +533,7 @@ def _server_update(
     elif rule.method == SCAFFOLD1:
         row[FLOATS_UP] += d * sent  # the c_i this round started with
         if t + 1 < rows:
-            _refresh_controls(rule, problem, r, t + 1, wg, buffers)
+            _refresh_controls(rule.fd, controls, rule.local_steps, problem, r, t + 1, wg, buffers)
     features = rule.weights_mean.shape[1]
     if features > 0:
         for j in range(features):
@@ -541,7 +543,7 @@ def _server_update(
             for j in range(features):
                 rule.weights_mean[r, j] += rule.weights_local[r, i, j] / sent
         row[FLOATS_UP] += features * sent
-    _log_server(rule, problem, r, t + 1, wg, buffers)
+    _log_server(rule.log, rule.fd.gradients, problem, r, t + 1, wg, buffers)
 
 
 class _ZerothOrderServerFields(NamedTuple):
