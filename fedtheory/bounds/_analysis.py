@@ -570,10 +570,44 @@ def _float_log10(value: mpmath.mpf) -> float:
     return float(mpmath.log10(value))
 
 
+#: The mpmath functions that :func:`_mp_function` memoizes (those the bounds apply to constants).
+_MEMOIZED = ("sqrt", "log", "exp")
+
+
+def _memoized(function: Any, cache: dict[tuple[Any, ...], Any]) -> Any:
+    """``function`` (a one-argument mpmath function) remembering its value for each argument
+    (a Python ``int`` or an ``mpf``) at each working precision and rounding.
+
+    A compiled bound recomputes its constant subexpressions (``sqrt(5)``, ``log(15000)``, 1200
+    bits each) at every point; mpmath's functions are deterministic in the argument, precision
+    and rounding, so the remembered value is the very number the call would give.
+    """
+
+    def call(argument: Any) -> Any:
+        if isinstance(argument, mpmath.mpf):
+            key: tuple[Any, ...] = (argument._mpf_, *mpmath.mp._prec_rounding)
+        elif type(argument) is int:
+            key = (argument, *mpmath.mp._prec_rounding)
+        else:
+            return function(argument)
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = function(argument)
+        return value
+
+    return call
+
+
 def _mp_function(expr: sp.Expr, x: sp.Symbol) -> Any:
-    function = sp.lambdify(
-        [x], prepare_for_lambdify(expr), modules=[MPMATH_NAMESPACE, "mpmath"], cse=True
-    )
+    """``expr`` compiled to a function of x on mpmath numbers (NaN where it is undefined).
+
+    Each compiled function has its own memo of :data:`_MEMOIZED` calls (:func:`_memoized`),
+    released with it.
+    """
+    namespace: dict[str, Any] = dict(MPMATH_NAMESPACE)
+    for name in _MEMOIZED:
+        namespace[name] = _memoized(getattr(mpmath, name), {})
+    function = sp.lambdify([x], prepare_for_lambdify(expr), modules=[namespace, "mpmath"], cse=True)
 
     def evaluate(point: Any) -> Any:
         try:
@@ -901,7 +935,7 @@ class _LazyValues:
     :data:`_CHUNK` points at a time: switching mpmath's precision costs more than evaluating a
     simple bound, and a value does not depend on when it is computed."""
 
-    _CHUNK = 8
+    _CHUNK = 32
 
     def __init__(self, function: Any, points: list[Any], dps: int) -> None:
         self._function, self._points, self._dps = function, points, dps
