@@ -54,7 +54,7 @@ from fedtheory.problems._linear_samples import (
     _minibatch_steps,
     _softplus,
 )
-from fedtheory.problems._oracle import _minibatch_step_by_samples
+from fedtheory.problems._oracle import _minibatch_step_by_samples, _minibatch_steps_by_step
 
 __all__: list[str] = []
 
@@ -423,18 +423,14 @@ def _classification_steps(
 
     Logistic with λ = 0 and ν = 0: the core linear kernel's run of steps, with the ridge as the
     pull towards 0 (bit for bit the steps of :func:`_classification_step` one at a time, in one
-    call instead of three nested calls per step); otherwise :func:`_classification_step` on
-    each block.
+    call instead of three nested calls per step); otherwise the generic loop over
+    :func:`_classification_step`.
     """
     if samples.loss == LOGISTIC and lam == 0.0 and samples.nonconvex == 0.0:
         linear = LinearClientSamples(LOSS_LOGISTIC, samples.features, samples.labels)
         _minibatch_steps(linear, rows, sizes, etas, w, samples.zeros, samples.ridge, scratch)
-        return
-    start = 0
-    for j in range(sizes.shape[0]):
-        b = sizes[j]
-        _classification_step(samples, rows[start : start + b], w, anchor, etas[j], lam, scratch)
-        start += b
+    else:
+        _minibatch_steps_by_step(samples, rows, sizes, etas, w, anchor, lam, scratch)
 
 
 class _ClassificationViewFields(NamedTuple):
