@@ -200,6 +200,34 @@ def test_a_helper_imported_inside_the_experiment_and_its_imports_are_fingerprint
     assert rerun.results[0].verdict.outcome == "violated"
 
 
+def test_an_edit_keeping_size_and_modification_time_is_fingerprinted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discovery keeps the import statements it parsed for the rest of the process (issue
+    19), keyed by the file's bytes: an edit that leaves a file's size and modification time
+    as they were still changes what is fingerprinted (and run)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "fault_same_aa.py").write_text("VALUE = 1.0\n")
+    (project / "fault_same_bb.py").write_text("VALUE = 2.0\n")
+    monkeypatch.syspath_prepend(str(project))
+    path = write_claim(
+        tmp_path / "claims", value="fault_same_aa.VALUE", imports="import fault_same_aa"
+    )
+    before = discover(tmp_path / "claims")[0].code
+    assert str((project / "fault_same_aa.py").resolve()) in dict(before.files)
+    times = path.stat()
+    edited = path.read_bytes().replace(b"fault_same_aa", b"fault_same_bb")
+    path.write_bytes(edited)
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+    assert path.stat().st_size == times.st_size and path.stat().st_mtime_ns == times.st_mtime_ns
+    after = discover(tmp_path / "claims")[0].code
+    assert str((project / "fault_same_bb.py").resolve()) in dict(after.files)
+    assert str((project / "fault_same_aa.py").resolve()) not in dict(after.files)
+    run = verify(tmp_path / "claims", profile="smoke", store=tmp_path / "s.sqlite", workers=1)
+    assert run.results[0].verdict.outcome == "violated"  # x = 2.0 > 1.5: the edited code ran
+
+
 def test_the_installed_fedtheory_source_is_part_of_every_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -91,6 +91,27 @@ def test_keys_depend_on_every_part_of_the_identity() -> None:
     assert canonical_json({"b": 1, "a": [1.5, "x"]}) == '{"a":[1.5,"x"],"b":1}'
 
 
+@pytest.mark.parametrize(
+    ("claim", "params", "fingerprint", "version"),
+    [
+        ("classic/a/b", {"T": 1, "mu": 0.5}, "f" * 16, "0.1.0"),
+        ('ünï/"quoted"\\x', {"z": [1, 2.5, {"b": True, "a": None}], "é": "ŝ\n"}, "ab+m:1", "1.0"),
+        ("m", {}, "0" * 16, "0.1.0.dev3"),
+        ("m", {"big": 1e300, "neg": -0.0, "i": 2**70, "tiny": 5e-324}, "f" * 16, "0.1.0"),
+    ],
+)
+def test_keys_of_a_point_are_result_key_of_each_seed(
+    claim: str, params: dict, fingerprint: str, version: str
+) -> None:
+    """The runner keys a point's replicates with the identity's JSON put together once
+    (issue 19): the same keys as result_key, seed by seed."""
+    from fedtheory.verify.store import _result_keys
+
+    seeds = [0, 1, 7, 2**62 + 12345, 2**63 - 1]
+    keys = _result_keys(claim, canonical_json(params), seeds, fingerprint, version)
+    assert keys == [result_key(claim, params, s, fingerprint, version) for s in seeds]
+
+
 def test_refuses_other_schema_versions_and_non_databases(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite"
     ResultStore(path).close()

@@ -180,6 +180,75 @@ def test_second_run_uses_the_store_and_no_cache_recomputes(tmp_path: Path) -> No
     assert verdict_numbers(other_seed) != verdict_numbers(first)
 
 
+def _measured(run) -> dict[str, list[tuple]]:
+    """Each claim's measurements as plain data: output names in order, values as bytes."""
+    return {
+        r.claim.id: [
+            (
+                p.params,
+                p.replicates.tolist(),
+                p.seeds.tolist(),
+                [(n, v.dtype.str, v.tobytes(), v.flags.c_contiguous) for n, v in p.values.items()],
+            )
+            for p in r.measurements.points
+        ]
+        for r in run.results
+    }
+
+
+def test_claims_judged_on_what_the_tasks_returned_see_what_the_store_holds(
+    tmp_path: Path,
+) -> None:
+    """A claim judged as its tasks answer takes the outputs the run has just stored rather
+    than reading them back (issue 19): its measurements are those a rerun reads from the
+    store — output names in the store's (sorted) order, the same bits — whether a fresh
+    run, a partly cached one or --no-cache (which overwrites) computed them."""
+    claims = write_claims(tmp_path / "claims")
+    store = tmp_path / "s.sqlite"
+    first = verify([claims], profile="smoke", store=store, workers=2)
+    cached = verify([claims], profile="smoke", store=store, workers=2)
+    assert sum(r.n_computed for r in first.results) == 40
+    assert sum(r.n_computed for r in cached.results) == 0
+    assert _measured(first) == _measured(cached)
+    names = {n for points in _measured(first).values() for p in points for n, *_ in p[3]}
+    assert names == {"bound", "sq"}  # the experiment returns sq first: kept in sorted order
+    assert all(
+        [n for n, *_ in p[3]] == ["bound", "sq"] for ps in _measured(first).values() for p in ps
+    )
+    with sqlite3.connect(store) as db:
+        db.execute("DELETE FROM results WHERE rowid % 3 = 0")
+    partly = verify([claims], profile="smoke", store=store, workers=2)
+    assert 0 < sum(r.n_computed for r in partly.results) < 40
+    overwritten = verify([claims], profile="smoke", store=store, workers=1, no_cache=True)
+    for run in (partly, overwritten):
+        assert _measured(run) == _measured(cached)
+        assert verdict_numbers(run) == verdict_numbers(cached)
+
+
+def test_measurements_do_not_depend_on_the_order_of_the_outputs(tmp_path: Path) -> None:
+    """Replicates whose outputs come in different orders give the measurements the store's
+    order gives (sorted names, values by name)."""
+    from fedtheory.verify.runner import _measurements
+
+    planned = plan(discover(write_claims(tmp_path / "claims")), "smoke")[0]
+    values = {
+        r.key: {"sq": 1.0 / (r.replicate + 1), "bound": r.seed / 2**63} for r in planned.replicates
+    }
+    ordered = {k: dict(sorted(v.items())) for k, v in values.items()}
+    mixed = {k: (v if i % 2 else ordered[k]) for i, (k, v) in enumerate(values.items())}
+    expected = _measurements(planned, ordered)
+    for stored in (values, mixed):
+        got = _measurements(planned, stored)
+        for p, q in zip(got.points, expected.points, strict=True):
+            assert list(p.values) == list(q.values) == ["bound", "sq"]
+            for name in q.values:
+                assert p.values[name].tobytes() == q.values[name].tobytes()
+    bad = dict(ordered)
+    bad[planned.replicates[1].key] = {"sq": 1.0}
+    with pytest.raises(ParameterError, match="returned outputs"):
+        _measurements(planned, bad)
+
+
 def test_editing_the_experiment_module_invalidates_its_results(tmp_path: Path) -> None:
     claims = write_claims(tmp_path / "claims")
     store = tmp_path / "s.sqlite"

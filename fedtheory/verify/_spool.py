@@ -32,7 +32,7 @@ __all__ = ["Spool", "SpoolContents", "spool_begin", "spool_replicate"]
 _HANDLES: dict[tuple[str, int], int] = {}
 
 
-def _write(folder: str | None, record: dict[str, Any]) -> None:
+def _write(folder: str | None, line: str) -> None:
     if not folder:
         return
     key = (folder, os.getpid())
@@ -57,19 +57,35 @@ def _write(folder: str | None, record: dict[str, Any]) -> None:
         _HANDLES[key] = fd
     if fd < 0:
         return
-    line = json.dumps(record, separators=(",", ":"), allow_nan=False) + "\n"
     with contextlib.suppress(OSError):  # a full disk loses the spool line, never the task
         os.write(fd, line.encode())
 
 
+def _line(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(",", ":"), allow_nan=False) + "\n"
+
+
 def spool_begin(folder: str | None, task: int) -> None:
     """Worker: note that this process begins ``task``."""
-    _write(folder, {"task": task, "begin": True})
+    if folder:
+        _write(folder, _line({"task": task, "begin": True}))
 
 
 def spool_replicate(folder: str | None, task: int, result: dict[str, Any]) -> None:
-    """Worker: note a finished replicate of ``task`` (``result`` as returned in the task's)."""
-    _write(folder, {"task": task, **result})
+    """Worker: note a finished replicate of ``task`` (``result`` as returned in the task's).
+
+    The outputs go in as their ``outputs_json`` text when the result has it (written once
+    for the store), else encoded here.
+    """
+    if not folder:
+        return
+    text = result.get("outputs_json")
+    if text is None:
+        _write(folder, _line({"task": task, **result}))
+        return
+    rest = {k: v for k, v in result.items() if k not in ("outputs", "outputs_json")}
+    head = json.dumps({"task": task, **rest}, separators=(",", ":"), allow_nan=False)
+    _write(folder, f'{head[:-1]},"outputs":{text}}}\n')
 
 
 @dataclass

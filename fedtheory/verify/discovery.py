@@ -19,7 +19,6 @@ runner and by a worker process (local or Dask) defines the same experiment funct
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import hashlib
 import importlib.util
@@ -38,6 +37,7 @@ from fedtheory.verify.claim import Claim
 from fedtheory.verify.fingerprint import (
     PACKAGE_LABEL,
     CodeFingerprint,
+    _import_statements,
     code_fingerprint,
     file_digest,
 )
@@ -172,13 +172,15 @@ def _helper_stems(folder: Path, candidates: Sequence[Path]) -> set[str]:
     imported: set[str] = set()
     for file in sorted(folder.glob("*.py")):
         try:
-            tree = ast.parse(file.read_bytes())
-        except (OSError, SyntaxError, ValueError):
+            statements = _import_statements(file.read_bytes())
+        except OSError:
+            statements = None
+        if statements is None:
             continue  # reported when the file is loaded
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                imported.update(a.name.split(".")[0] for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+        for node in statements:
+            if not node.from_:
+                imported.update(name.split(".")[0] for name in node.names)
+            elif not node.level and node.module:
                 imported.add(node.module.split(".")[0])
     return {stem for stem in imported & stems.keys() if not _found_elsewhere(stem, stems[stem])}
 

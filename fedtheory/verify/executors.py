@@ -51,6 +51,7 @@ from fedtheory.verify._spool import Spool, SpoolContents, spool_begin, spool_rep
 from fedtheory.verify.claim import Claim
 from fedtheory.verify.discovery import claim_for_task
 from fedtheory.verify.fingerprint import CodeFingerprint
+from fedtheory.verify.store import _outputs_json
 
 __all__ = [
     "DaskExecutor",
@@ -86,6 +87,8 @@ def available_cores() -> int:
 
 
 def _clean_outputs(raw: Any) -> dict[str, float]:
+    """The experiment's outputs as floats, checked, in name order (as the store reads them
+    back, so that the runner can judge them as they come)."""
     if not isinstance(raw, Mapping) or not raw:
         raise TypeError(
             f"the experiment must return a non-empty dict of floats, got {type(raw).__name__}"
@@ -106,7 +109,7 @@ def _clean_outputs(raw: Any) -> dict[str, float]:
                 "algorithm that diverges should raise DivergenceError)"
             )
         out[name] = number
-    return out
+    return {name: out[name] for name in sorted(out)}
 
 
 def _describe(exc: BaseException) -> str:
@@ -181,10 +184,11 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
     """Run one task: the experiment at one point for a block of replicates.
 
     Returns ``{"task", "claim", "params", "results": [{"replicate", "seed", "outputs",
-    "seconds", "evaluated"}], "error": None | "<Type>: <message>", "failed": None | [replicate,
-    seed]}``, where ``evaluated`` lists (sorted) the registered bounds the replicate's experiment
-    evaluated (:mod:`fedtheory.bounds._usage`): what the runner reports as
-    :attr:`~fedtheory.verify.claim.ClaimResult.evaluated`.
+    "outputs_json", "seconds", "evaluated"}], "error": None | "<Type>: <message>", "failed":
+    None | [replicate, seed]}``, where ``outputs_json`` is the outputs' text as the store writes
+    it (written here, in parallel, rather than in the runner) and ``evaluated`` lists (sorted)
+    the registered bounds the replicate's experiment evaluated (:mod:`fedtheory.bounds._usage`):
+    what the runner reports as :attr:`~fedtheory.verify.claim.ClaimResult.evaluated`.
     Anything the experiment raises — ``SystemExit`` included — stops the block and becomes the
     error; replicates finished before it are returned (and stored). A worker whose code is not
     the task's fingerprint refuses the task (the error names the files that differ). A task
@@ -213,10 +217,12 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
                     raw = claim.experiment(dict(task["params"]), int(seed))
                 seconds = time.perf_counter() - start
                 _check_uses(claim, used)
+                outputs = _clean_outputs(raw)
                 result = {
                     "replicate": int(replicate),
                     "seed": int(seed),
-                    "outputs": _clean_outputs(raw),
+                    "outputs": outputs,
+                    "outputs_json": _outputs_json(outputs),
                     "seconds": seconds,
                     "evaluated": sorted(used),
                 }

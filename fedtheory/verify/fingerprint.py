@@ -12,8 +12,9 @@ computed it. The fingerprint of a claim file therefore covers
   that runs too).
 
 It is a :class:`CodeFingerprint`: one hash per file (and one for the package), so that a
-mismatch can name the file that differs. Computing it reads and parses a handful of files, and
-hashes the package once per process (a few milliseconds).
+mismatch can name the file that differs. Computing it reads a handful of files and hashes them;
+their import statements are parsed once per process and content (the parse is kept by the
+file's bytes, so an edited file is parsed again), and the package is hashed once per process.
 
 What it does not cover: data files an experiment reads, modules imported by name at run time
 (``importlib.import_module(name)`` with a computed name), and third-party packages (their
@@ -131,19 +132,73 @@ def _is_project_file(path: Path) -> bool:
     return not any(path.is_relative_to(root) for root in _installation_roots())
 
 
-def _imported_names(tree: ast.AST, package: str | None) -> set[str]:
-    """Every module name an ``import`` statement in the tree may load, parents included."""
+@dataclass(frozen=True)
+class _ImportStatement:
+    """One ``import`` statement of a source file, wherever it stands (inside functions too).
+
+    ``import a.b, c`` is ``_ImportStatement(("a.b", "c"))``; ``from ..m import x, y`` is
+    ``_ImportStatement(("x", "y"), module="m", level=2, from_=True)``.
+    """
+
+    names: tuple[str, ...]
+    module: str | None = None
+    level: int = 0
+    from_: bool = False
+
+
+#: Import statements by source bytes (the bytes are the key, so a changed file never hits).
+_IMPORTS: dict[bytes, tuple[_ImportStatement, ...] | None] = {}
+_IMPORTS_MAX = 1024
+
+
+def _import_statements(source: bytes) -> tuple[_ImportStatement, ...] | None:
+    """The import statements of a Python source, in the order ``ast.walk`` meets them, or
+    None when it does not parse.
+
+    Parsing and walking the tree is what discovery and fingerprints spend their time on, and
+    a run asks again for the same files (every ``verify`` call of a process, the folder scan
+    and the fingerprint of each claim file); so the answer is kept per process, keyed by the
+    source bytes themselves: a file whose content changed is parsed anew, whatever its
+    modification time says.
+    """
+    try:
+        return _IMPORTS[source]
+    except KeyError:
+        pass
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        found = None
+    else:
+        found = tuple(
+            _ImportStatement(
+                tuple(alias.name for alias in node.names),
+                node.module if isinstance(node, ast.ImportFrom) else None,
+                node.level if isinstance(node, ast.ImportFrom) else 0,
+                isinstance(node, ast.ImportFrom),
+            )
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+        )
+    if len(_IMPORTS) >= _IMPORTS_MAX:
+        _IMPORTS.clear()
+    _IMPORTS[source] = found
+    return found
+
+
+def _imported_names(statements: Iterable[_ImportStatement], package: str | None) -> set[str]:
+    """Every module name the import statements may load, parents included."""
     names: set[str] = set()
 
     def add(name: str) -> None:
         parts = name.split(".")
         names.update(".".join(parts[: i + 1]) for i in range(len(parts)))
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+    for node in statements:
+        if not node.from_:
             for alias in node.names:
-                add(alias.name)
-        elif isinstance(node, ast.ImportFrom):
+                add(alias)
+        else:
             base = node.module or ""
             if node.level:
                 if not package:
@@ -157,8 +212,8 @@ def _imported_names(tree: ast.AST, package: str | None) -> set[str]:
                 continue
             add(base)
             for alias in node.names:
-                if alias.name != "*":
-                    names.add(f"{base}.{alias.name}")  # may be a submodule (checked below)
+                if alias != "*":
+                    names.add(f"{base}.{alias}")  # may be a submodule (checked below)
     return names
 
 
@@ -206,11 +261,10 @@ def _dependencies(path: Path, source: bytes, package: str | None) -> dict[Path, 
     todo: list[tuple[bytes, str | None]] = [(source, package)]
     while todo:
         text, pkg = todo.pop()
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
+        statements = _import_statements(text)
+        if statements is None:
             continue  # a file that does not parse fails when it is imported
-        for name in sorted(_imported_names(tree, pkg)):
+        for name in sorted(_imported_names(statements, pkg)):
             located = _locate(name)
             if located is None:
                 continue

@@ -46,7 +46,13 @@ from fedtheory.verify.executors import (
     make_executor,
 )
 from fedtheory.verify.measurements import Measurements, PointMeasurements
-from fedtheory.verify.store import DEFAULT_STORE, ResultStore, canonical_json, result_key
+from fedtheory.verify.store import (
+    DEFAULT_STORE,
+    ResultStore,
+    _result_keys,
+    canonical_json,
+    result_key,
+)
 from fedtheory.verify.sweep import PROFILES
 from fedtheory.verify.verdict import Verdict, format_ci, format_seconds
 
@@ -100,15 +106,23 @@ def replicate_seed(
     >>> seed == replicate_seed(0, "classic/x/y", {"T": 10}, 0), 0 <= seed < 2**63
     (True, True)
     """
-    sequence = np.random.SeedSequence(
-        _check_seed(base_seed),
-        spawn_key=(
-            *_hash_words(measurement_id),
-            *_hash_words(canonical_json(dict(params))),
-            replicate,
-        ),
-    )
-    return int(sequence.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+    base_seed = _check_seed(base_seed)
+    return _replicate_seeds(
+        base_seed, measurement_id, canonical_json(dict(params)), replicate, replicate + 1
+    )[0]
+
+
+def _replicate_seeds(
+    base_seed: int, measurement_id: str, params_json: str, start: int, stop: int
+) -> list[int]:
+    """:func:`replicate_seed` of replicates ``start, ..., stop - 1`` at one point (its
+    ``canonical_json`` given), hashing the measurement id and the point once."""
+    words = (*_hash_words(measurement_id), *_hash_words(params_json))
+    seeds = []
+    for replicate in range(start, stop):
+        sequence = np.random.SeedSequence(base_seed, spawn_key=(*words, replicate))
+        seeds.append(int(sequence.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1)))
+    return seeds
 
 
 def judge_seed(base_seed: int, claim_id: str) -> int:
@@ -227,11 +241,14 @@ def plan(
             task_mutant = mutant.to_dict()
         replicates: list[Replicate] = []
         for index, params in enumerate(points):
-            known = derived.setdefault((measurement_id, fingerprint, canonical_json(params)), [])
-            for r in range(len(known), sweep.replicates):
-                seed = replicate_seed(base_seed, measurement_id, params, r)
-                key = result_key(measurement_id, params, seed, fingerprint, __version__)
-                known.append((seed, key))
+            params_json = canonical_json(params)
+            known = derived.setdefault((measurement_id, fingerprint, params_json), [])
+            if len(known) < sweep.replicates:
+                seeds = _replicate_seeds(
+                    base_seed, measurement_id, params_json, len(known), sweep.replicates
+                )
+                keys = _result_keys(measurement_id, params_json, seeds, fingerprint, __version__)
+                known.extend(zip(seeds, keys, strict=True))
             replicates.extend(Replicate(index, r, *known[r]) for r in range(sweep.replicates))
         block = sweep.block or sweep.replicates
         planned.append(
@@ -389,19 +406,27 @@ def _measurements(planned: PlannedClaim, stored: Mapping[str, dict[str, float]])
     points = []
     for index, params in enumerate(planned.points):
         rows = per_point[index]
-        names = list(rows[0][1])
+        names = sorted(rows[0][1])  # the order the store gives
+        first = rows[0][1].keys()
+        in_order = True  # every replicate lists its outputs in that order
         for rep, outputs in rows:
-            if set(outputs) != set(names):
+            if outputs.keys() != first:
                 raise ParameterError(
                     f"{planned.id}: replicate {rep.replicate} at {params} returned outputs "
                     f"{sorted(outputs)}, others {sorted(names)}"
                 )
+            in_order = in_order and list(outputs) == names
+        if in_order:  # one table, then its columns
+            table = np.array([list(o.values()) for _, o in rows], dtype=float)
+            values = {n: table[:, j].copy() for j, n in enumerate(names)}
+        else:
+            values = {n: np.array([o[n] for _, o in rows], dtype=float) for n in names}
         points.append(
             PointMeasurements(
                 params=dict(params),
                 replicates=np.array([rep.replicate for rep, _ in rows]),
                 seeds=np.array([rep.seed for rep, _ in rows], dtype=np.uint64),
-                values={n: np.array([o[n] for _, o in rows], dtype=float) for n in names},
+                values=values,
             )
         )
     return Measurements(planned.id, sweep.varied, tuple(points))
@@ -422,13 +447,19 @@ def _judge(
     store: ResultStore,
     base_seed: int,
     data_cache: dict[tuple[str, str, str], Measurements] | None = None,
+    fresh: Mapping[str, dict[str, float]] | None = None,
 ) -> tuple[Verdict, Measurements | None]:
+    """Judge a claim on its replicates: those in ``fresh`` (outputs this run has just stored,
+    see :meth:`_Session.stored`) as they are, the others read from the store."""
     if planned.errors:
         return _error_verdict(planned.errors), None
     cache_key = (planned.id, planned.profile, planned.data_fingerprint)
     data = None if data_cache is None else data_cache.get(cache_key)
     if data is None:
-        stored = store.existing(r.key for r in planned.replicates)
+        fresh = fresh or {}
+        stored = {r.key: fresh[r.key] for r in planned.replicates if r.key in fresh}
+        if len(stored) < len(planned.replicates):
+            stored.update(store.existing(r.key for r in planned.replicates if r.key not in stored))
         missing = [r for r in planned.replicates if r.key not in stored]
         if missing:
             return Verdict.error(f"{len(missing)} replicate(s) missing from the store"), None
@@ -706,8 +737,9 @@ def _judged(
     base_seed: int,
     data: dict[tuple[str, str, str], Measurements] | None,
     evaluated: Mapping[tuple[str, str], set[str]],
+    fresh: Mapping[str, dict[str, float]] | None = None,
 ) -> ClaimResult:
-    verdict, measurements = _judge(p, store, base_seed, data)
+    verdict, measurements = _judge(p, store, base_seed, data, fresh)
     found = evaluated.get((p.loaded.claim.measurement.id, p.data_fingerprint))
     sweep = p.loaded.claim.sweep(p.profile)
     return ClaimResult(
@@ -726,29 +758,44 @@ def _judged(
 
 
 def _records(
-    planned: PlannedClaim, outcome: Mapping[str, Any], base_seed: int
+    planned: PlannedClaim,
+    outcome: Mapping[str, Any],
+    base_seed: int,
+    keys: Mapping[int, tuple[int, str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The store rows of a task's finished replicates."""
+    """The store rows of a task's finished replicates.
+
+    ``keys`` (optional) are the planned ``(seed, key)`` of the task's replicates by replicate
+    index: a replicate that has its planned seed takes its planned key (the key of that seed
+    at the task's point); any other is keyed from what the outcome says.
+    """
     measurement_id = planned.loaded.claim.measurement.id
+    params = outcome["params"]
+    params_json = canonical_json(params)
     records = []
     for result in outcome["results"]:
-        key = result_key(
-            measurement_id, outcome["params"], result["seed"], planned.data_fingerprint, __version__
-        )
-        records.append(
-            {
-                "key": key,
-                "claim": measurement_id,
-                "params": outcome["params"],
-                "replicate": result["replicate"],
-                "seed": result["seed"],
-                "base_seed": base_seed,
-                "fingerprint": planned.data_fingerprint,
-                "version": __version__,
-                "outputs": result["outputs"],
-                "seconds": result["seconds"],
-            }
-        )
+        seed = result["seed"]
+        known = None if keys is None else keys.get(result["replicate"])
+        if known is not None and known[0] == seed:
+            key = known[1]
+        else:
+            key = result_key(measurement_id, params, seed, planned.data_fingerprint, __version__)
+        record = {
+            "key": key,
+            "claim": measurement_id,
+            "params": params,
+            "params_json": params_json,
+            "replicate": result["replicate"],
+            "seed": seed,
+            "base_seed": base_seed,
+            "fingerprint": planned.data_fingerprint,
+            "version": __version__,
+            "outputs": result["outputs"],
+            "seconds": result["seconds"],
+        }
+        if "outputs_json" in result:
+            record["outputs_json"] = result["outputs_json"]
+        records.append(record)
     return records
 
 
@@ -802,16 +849,34 @@ class _Session:
         self.results: dict[int, ClaimResult] = {}
         self.failures = 0
         self.waiting: dict[int, set[int]] = {}  # planned index -> tasks not answered
+        self.needs: dict[int, frozenset[int]] = {}  # planned index -> tasks its data needs
         self.needed_by: dict[int, list[int]] = {}  # task -> planned indices
+        self.unjudged: dict[int, int] = {}  # task -> claims needing it not judged yet
+        self.task_keys: dict[int, list[str]] = {}
+        #: outputs this run stored, by key, until every claim that needs them is judged
+        self.fresh: dict[str, dict[str, float]] = {}
 
     def wire(self, tasks: Sequence[tuple[dict[str, Any], list[str]]]) -> None:
         """Which tasks each claim's data needs (by the store keys of their replicates)."""
         task_of = {key: index for index, (_, keys) in enumerate(tasks) for key in keys}
+        self.task_keys = {index: keys for index, (_, keys) in enumerate(tasks)}
         for position, p in enumerate(self.planned):
             needs = {task_of[r.key] for r in p.replicates if r.key in task_of}
             self.waiting[position] = needs
+            self.needs[position] = frozenset(needs)
             for task in needs:
                 self.needed_by.setdefault(task, []).append(position)
+                self.unjudged[task] = self.unjudged.get(task, 0) + 1
+
+    def stored(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """Keep the outputs of rows this run has just written: the claims judged on them then
+        need not read and decode them again.
+
+        Only rows known to hold these outputs are given: written by ``--no-cache`` (which
+        overwrites) or new (not left as another run had written them).
+        """
+        for record in records:
+            self.fresh[record["key"]] = record["outputs"]
 
     def judge_ready(self) -> None:
         """Judge every claim that waits for nothing (all cached, or every task answered)."""
@@ -830,8 +895,13 @@ class _Session:
     def _judge(self, position: int) -> None:
         p = self.planned[position]
         evaluated = _evaluated_by_measurement(self.planned)
-        result = _judged(p, self.store, self.base_seed, self.data, evaluated)
+        result = _judged(p, self.store, self.base_seed, self.data, evaluated, self.fresh)
         self.results[position] = result
+        for task in self.needs.get(position, ()):
+            self.unjudged[task] -= 1
+            if not self.unjudged[task]:  # no claim needs its outputs any more
+                for key in self.task_keys.get(task, ()):
+                    self.fresh.pop(key, None)
         if self.on_claim is not None:
             self.on_claim(result)
         if not result.acceptable:
@@ -902,8 +972,11 @@ def execute(
     by_id = {p.id: p for p, _ in todo}
     pairs = [pair for p, missing in todo if missing for pair in _tasks(p, missing, runner.workers)]
     tasks = [task for task, _ in pairs]
-    for index, task in enumerate(tasks):
+    planned_keys: list[dict[int, tuple[int, str]]] = []  # task -> replicate -> (seed, key)
+    for index, (task, keys) in enumerate(pairs):
         task["task"] = index
+        replicates = zip(task["replicates"], keys, strict=True)
+        planned_keys.append({int(r): (int(seed), key) for (r, seed), key in replicates})
     if session is not None:
         session.wire(pairs)
         session.judge_ready()
@@ -933,8 +1006,14 @@ def execute(
 
     def keep(outcome: Mapping[str, Any]) -> int:
         planned = by_id[outcome["claim"]]
-        records = _records(planned, outcome, base_seed)
-        store.put(records, replace=replace)
+        index = int(outcome.get("task", -1))
+        keys = None
+        if 0 <= index < len(tasks) and outcome["params"] == tasks[index]["params"]:
+            keys = planned_keys[index]
+        records = _records(planned, outcome, base_seed, keys)
+        written = store.put(records, replace=replace)
+        if session is not None and (replace or written == len(records)):
+            session.stored(records)
         planned.computed += len(records)
         planned.compute_seconds += sum(r["seconds"] for r in records)
         if outcome["results"]:

@@ -208,6 +208,32 @@ def result_key(
     return hashlib.sha256(identity.encode()).hexdigest()
 
 
+def _outputs_json(outputs: Mapping[str, float]) -> str:
+    """The ``outputs`` column's text of a replicate: JSON with sorted keys, floats at ``repr``
+    precision (what :meth:`ResultStore.put` writes; a worker writes it once, in parallel)."""
+    return json.dumps(outputs, sort_keys=True, allow_nan=False)
+
+
+def _result_keys(
+    claim: str, params_json: str, seeds: Sequence[int], fingerprint: str, version: str
+) -> list[str]:
+    """:func:`result_key` of each seed at one parameter point, ``params_json`` being
+    ``canonical_json(params)``: the same keys, with the identity's JSON put together once.
+
+    The identity's keys are sorted (``claim``, ``fingerprint``, ``params``, ``seed``,
+    ``version``) and a nested object is written as it is written alone, so the text is
+    ``canonical_json`` of the identity exactly.
+    """
+    dumps = functools.partial(json.dumps, allow_nan=False)
+    head = (
+        f'{{"claim":{dumps(claim)},"fingerprint":{dumps(fingerprint)},'
+        f'"params":{params_json},"seed":'
+    ).encode()
+    tail = f',"version":{dumps(version)}}}'.encode()
+    sha256 = hashlib.sha256
+    return [sha256(head + str(int(seed)).encode() + tail).hexdigest() for seed in seeds]
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -741,6 +767,10 @@ class ResultStore:
     def put(self, records: Sequence[Mapping[str, Any]], *, replace: bool = False) -> int:
         """Store records (dicts with the columns above; params/outputs as objects).
 
+        A record may also carry the text of its columns already written: ``params_json``
+        (:func:`canonical_json` of ``params``) and ``outputs_json`` (``outputs`` as JSON with
+        sorted keys); it is stored as given (the runner's workers write it, in parallel).
+
         One transaction per call. ``replace=True`` overwrites rows with the same key (used by
         ``--no-cache``); otherwise existing rows are kept. Returns the number of rows written.
         """
@@ -753,13 +783,13 @@ class ResultStore:
             (
                 r["key"],
                 r["claim"],
-                canonical_json(r["params"]),
+                r.get("params_json") or canonical_json(r["params"]),
                 int(r["replicate"]),
                 int(r["seed"]),
                 int(r["base_seed"]),
                 r["fingerprint"],
                 r["version"],
-                json.dumps(r["outputs"], sort_keys=True, allow_nan=False),
+                r.get("outputs_json") or _outputs_json(r["outputs"]),
                 float(r["seconds"]),
                 created,
             )
