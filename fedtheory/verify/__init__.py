@@ -16,24 +16,62 @@ here for claim authors.
 
 from __future__ import annotations
 
-from fedtheory.plotting.model import FigureSpec, Series
-from fedtheory.verify.claim import Claim, ClaimResult, Measurement
-from fedtheory.verify.criteria import (
-    Criterion,
-    Crossing,
-    Identity,
-    LowerBoundHolds,
-    Monotone,
-    RateExponent,
-    UpperBoundHolds,
-    WorstCaseHolds,
-)
-from fedtheory.verify.discovery import discover
-from fedtheory.verify.measurements import Measurements, PointMeasurements
-from fedtheory.verify.runner import VerifyRun, verify
-from fedtheory.verify.store import ResultStore
-from fedtheory.verify.sweep import PROFILES, Sweep
-from fedtheory.verify.verdict import ERROR, HOLDS, INCONCLUSIVE, OUTCOMES, VIOLATED, Verdict
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fedtheory.plotting.model import FigureSpec, Series
+    from fedtheory.verify.claim import Claim, ClaimResult, Measurement
+    from fedtheory.verify.criteria import (
+        Criterion,
+        Crossing,
+        Identity,
+        LowerBoundHolds,
+        Monotone,
+        RateExponent,
+        UpperBoundHolds,
+        WorstCaseHolds,
+    )
+    from fedtheory.verify.discovery import discover
+    from fedtheory.verify.measurements import Measurements, PointMeasurements
+    from fedtheory.verify.runner import VerifyRun, verify
+    from fedtheory.verify.store import ResultStore
+    from fedtheory.verify.sweep import PROFILES, Sweep
+    from fedtheory.verify.verdict import ERROR, HOLDS, INCONCLUSIVE, OUTCOMES, VIOLATED, Verdict
+
+#: Where each public name is defined: imported on first use (PEP 562), so that a light
+#: module of the engine (the store, the sweep profiles) loads without the criteria, sympy,
+#: scipy and matplotlib (``fedtheory --help`` and the CLI's option checks start in a tenth
+#: of the time).
+_EXPORTS: dict[str, str] = {
+    "Claim": "fedtheory.verify.claim",
+    "ClaimResult": "fedtheory.verify.claim",
+    "Criterion": "fedtheory.verify.criteria",
+    "Crossing": "fedtheory.verify.criteria",
+    "ERROR": "fedtheory.verify.verdict",
+    "FigureSpec": "fedtheory.plotting.model",
+    "HOLDS": "fedtheory.verify.verdict",
+    "INCONCLUSIVE": "fedtheory.verify.verdict",
+    "Identity": "fedtheory.verify.criteria",
+    "LowerBoundHolds": "fedtheory.verify.criteria",
+    "Measurement": "fedtheory.verify.claim",
+    "Measurements": "fedtheory.verify.measurements",
+    "Monotone": "fedtheory.verify.criteria",
+    "OUTCOMES": "fedtheory.verify.verdict",
+    "PROFILES": "fedtheory.verify.sweep",
+    "PointMeasurements": "fedtheory.verify.measurements",
+    "RateExponent": "fedtheory.verify.criteria",
+    "ResultStore": "fedtheory.verify.store",
+    "Series": "fedtheory.plotting.model",
+    "Sweep": "fedtheory.verify.sweep",
+    "UpperBoundHolds": "fedtheory.verify.criteria",
+    "VIOLATED": "fedtheory.verify.verdict",
+    "Verdict": "fedtheory.verify.verdict",
+    "VerifyRun": "fedtheory.verify.runner",
+    "WorstCaseHolds": "fedtheory.verify.criteria",
+    "discover": "fedtheory.verify.discovery",
+    "verify": "fedtheory.verify.runner",
+}
 
 __all__ = [
     "ERROR",
@@ -64,3 +102,16 @@ __all__ = [
     "discover",
     "verify",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # once imported, an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
