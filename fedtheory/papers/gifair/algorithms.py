@@ -193,7 +193,7 @@ def _run(algorithm: str, problem: Any, lam: Any, *, r_mode: Any, **settings: Any
     scales = np.ones((reps, m))  # shared: FairAggregation writes, LocalSGD reads
     client = _local_sgd(rounds, E, batch, s.table, scales, schedule.streams)
     inner = _averaging(s.aggregation, per_round, s.sampling, p, reps, rounds)
-    init_server = np.ascontiguousarray(np.broadcast_to(start, (reps, n)))
+    init_server = kernel_array(np.broadcast_to(start, (reps, n)))  # writable: one type
     server = FairAggregation(
         aggregation=inner,
         lam=lam,

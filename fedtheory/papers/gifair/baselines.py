@@ -481,7 +481,10 @@ def ditto(
         max(S, 1),
         name="personal_step_size",
     )
-    personal = np.array(np.broadcast_to(s.init, (s.reps, s.K, s.d)))
+    # Fortran order for every R and K: the layout numpy gave a copy of the broadcast for R = 1,
+    # one type (the kernels were also compiled for the layout it gave for R > 1), the same
+    # strides along the model (the personal models' slices are the same non-contiguous vectors)
+    personal = np.array(np.broadcast_to(s.init, (s.reps, s.K, s.d)), order="F")
     client = DittoLocal(
         global_step=s.local_sgd(),
         personal_step=_local_sgd(

@@ -53,11 +53,23 @@ R_MODES: tuple[str, ...] = ("stale", "exact")
 
 
 @njit
-def _reweight(rule: FairAggregation, r: int, index: int, state: Any) -> None:
-    """Group losses, signed ranks and the multipliers c_k from the reported losses; log them."""
-    _, reported, group, ranks, _ = state
-    labels = rule.labels
-    sizes = rule.group_sizes
+def _reweight(
+    lam: float,
+    labels: np.ndarray,
+    sizes: np.ndarray,
+    weights: np.ndarray,
+    scales: np.ndarray,
+    reported_log: np.ndarray,
+    group_log: np.ndarray,
+    ranks_log: np.ndarray,
+    r: int,
+    index: int,
+    reported: np.ndarray,
+    group: np.ndarray,
+    ranks: np.ndarray,
+) -> None:
+    """Group losses, signed ranks and the multipliers c_k from the reported losses; log them at
+    ``index``. (The fields it uses, not the step: one specialisation for every aggregation.)"""
     groups = sizes.shape[0]
     m = labels.shape[0]
     for g in range(groups):
@@ -76,12 +88,12 @@ def _reweight(rule: FairAggregation, r: int, index: int, state: Any) -> None:
         ranks[g] = rank
     for i in range(m):
         g = labels[i]
-        rule.scales[r, i] = 1.0 + rule.lam * ranks[g] / (rule.weights[i] * sizes[g])
+        scales[r, i] = 1.0 + lam * ranks[g] / (weights[i] * sizes[g])
     for i in range(m):
-        rule.reported[r, index, i] = reported[i]
+        reported_log[r, index, i] = reported[i]
     for g in range(groups):
-        rule.group_losses[r, index, g] = group[g]
-        rule.ranks[r, index, g] = ranks[g]
+        group_log[r, index, g] = group[g]
+        ranks_log[r, index, g] = ranks[g]
 
 
 @njit
@@ -99,9 +111,13 @@ def _fair_state(
         reported[i] = client_loss(samples, start)
         initial[0] += sample_count(samples)
     groups = rule.group_sizes.shape[0]
-    state = (inner, reported, np.empty(groups), np.empty(groups), initial)
-    _reweight(rule, r, 0, state)
-    return state
+    group, ranks = np.empty(groups), np.empty(groups)
+    first = np.int64(0)  # index 0 as an int64, not the literal 0 (one specialisation)
+    _reweight(
+        rule.lam, rule.labels, rule.group_sizes, rule.weights, rule.scales, rule.reported,
+        rule.group_losses, rule.ranks, r, first, reported, group, ranks,
+    )  # fmt: skip
+    return (inner, reported, group, ranks, initial)
 
 
 @njit
@@ -117,7 +133,7 @@ def _fair_update(
     row: np.ndarray,
 ) -> None:
     """Aggregate, collect the reported losses (stale or exact) and set the next multipliers."""
-    inner, reported, _, _, initial = state
+    inner, reported, group, ranks, initial = state
     server_update(rule.aggregation, problem, inner, r, t, uploaders, wg, models, row)
     m, d = models.shape
     if t == 0:  # the initial reports F_k(θ_0), made before round 0
@@ -145,7 +161,10 @@ def _fair_update(
             row[FUNCTION_QUERIES] += sample_count(samples)
         row[FLOATS_UP] += m
         row[FLOATS_DOWN] += d * m
-    _reweight(rule, r, t + 1, state)
+    _reweight(
+        rule.lam, rule.labels, rule.group_sizes, rule.weights, rule.scales, rule.reported,
+        rule.group_losses, rule.ranks, r, t + 1, reported, group, ranks,
+    )  # fmt: skip
 
 
 class _FairAggregationFields(NamedTuple):
