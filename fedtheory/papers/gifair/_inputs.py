@@ -29,6 +29,7 @@ from fedtheory.errors import ParameterError
 from fedtheory.papers.gifair._samples import ClassificationView, QuadraticView, kernel_view
 from fedtheory.papers.gifair.groups import GroupStructure
 from fedtheory.papers.gifair.problems import GroupedQuadratics
+from fedtheory.papers.gifair.steps import _Averaging
 
 __all__: list[str] = []
 
@@ -294,15 +295,15 @@ def _local_sgd(
 
 def _averaging(
     aggregation: str, per_round: int | None, sampling: str, p: np.ndarray, reps: int, rounds: int
-) -> ServerStep | ModelAverage:
+) -> _Averaging:
     """FedAvg's aggregation of the uploads (guide §2.1): the core p-weighted step (full
     participation, or Li et al.'s scheme II under uniform sampling) for ``"weighted"``, the
-    plain mean of the uploads otherwise and always under p-sampling (scheme I)."""
-    if aggregation == "weighted" and not (
-        per_round is not None and sampling == "p_with_replacement"
-    ):
-        return ServerStep(np.ones(rounds), np.tile(p, (reps, 1)), False, np.inf)
-    return ModelAverage()
+    plain mean of the uploads otherwise and always under p-sampling (scheme I) — both in the
+    one step type :class:`~fedtheory.papers.gifair.steps._Averaging` (one compilation)."""
+    p_sampling = per_round is not None and sampling == "p_with_replacement"
+    uniform = aggregation != "weighted" or p_sampling
+    weighted = ServerStep(np.ones(rounds), np.tile(p, (reps, 1)), False, np.inf)
+    return _Averaging(weighted, ModelAverage(), uniform)
 
 
 def _loop(

@@ -41,7 +41,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from fedtheory._jit import njit
+from fedtheory.algorithms._buffers import _one_vector
 from fedtheory.algorithms._round_loop import server_state, server_update
+from fedtheory.algorithms.server_steps import ModelAverage, ServerStep
 from fedtheory.algorithms.trace import FLOATS_DOWN, FLOATS_UP, FUNCTION_QUERIES
 from fedtheory.problems._oracle import client_loss, client_samples, sample_count
 
@@ -50,6 +52,54 @@ __all__ = ["R_MODES", "FairAggregation"]
 #: How the clients' losses are reported: at the local end-of-round models (Algorithm 2 as
 #: printed) or at the new global model (§3.3's remedy).
 R_MODES: tuple[str, ...] = ("stale", "exact")
+
+
+@njit
+def _averaging_update(
+    rule: _Averaging,
+    problem: tuple[Any, ...],
+    state: tuple[np.ndarray],
+    r: int,
+    t: int,
+    uploaders: np.ndarray,
+    wg: np.ndarray,
+    models: np.ndarray,
+    row: np.ndarray,
+) -> None:
+    """The core ``ModelAverage`` step when ``rule.uniform``, the core ``ServerStep`` else."""
+    if rule.uniform:
+        server_update(rule.mean, problem, state, r, t, uploaders, wg, models, row)
+    else:
+        server_update(rule.weighted, problem, state, r, t, uploaders, wg, models, row)
+
+
+class _AveragingFields(NamedTuple):
+    weighted: ServerStep
+    mean: ModelAverage
+    uniform: bool
+
+
+class _Averaging(_AveragingFields):
+    """FedAvg's aggregation of the uploads, either core step chosen by a flag (private).
+
+    One type for both aggregations, so that every kernel composing it (the round loop with
+    :class:`FairAggregation` or Ditto's client step) is compiled once, not once per step type.
+    Both core steps keep one vector of state (``_one_vector``).
+
+    Attributes
+    ----------
+    weighted : ServerStep
+        The p-weighted step (run when ``uniform`` is False).
+    mean : ModelAverage
+        The plain mean of the uploads (run when ``uniform`` is True).
+    uniform : bool
+        Which of the two runs.
+    """
+
+    __slots__ = ()
+
+    server_state = _one_vector
+    server_update = _averaging_update
 
 
 @njit
@@ -187,8 +237,9 @@ class FairAggregation(_FairAggregationFields):
 
     Attributes
     ----------
-    aggregation : ServerStep or ModelAverage
-        The core aggregation step it composes (see the module docstring).
+    aggregation : _Averaging
+        The core aggregation step it composes (``ServerStep`` or ``ModelAverage``, see the
+        module docstring), in the one type of both (:class:`_Averaging`).
     lam : float
         λ, 0 ≤ λ < λ_max (λ = 0: FedAvg, every multiplier exactly 1).
     stale : bool
