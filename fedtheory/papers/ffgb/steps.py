@@ -273,6 +273,14 @@ def _clip(
 
 
 @njit
+def _copy(out: np.ndarray, v: np.ndarray) -> None:
+    """out[:] = v, element by element (a slice assignment would compile numba's broadcasting
+    and its shape-error formatting into every step)."""
+    for j in range(v.shape[0]):
+        out[j] = v[j]
+
+
+@njit
 def _support_size(weights: np.ndarray) -> int:
     count = 0
     for x in range(weights.shape[0]):
@@ -316,14 +324,18 @@ def _boosting_update(
         g[j] = server_model[j]
     row[FLOATS_DOWN] += d
     if rule.start_radius < math.inf:
-        _clip(g, rule.start_radius, weights, diagnostics, START_CLIPS, START_CLIPS)
+        _clip(
+            g, rule.start_radius, weights, diagnostics, np.int64(START_CLIPS), np.int64(START_CLIPS)
+        )
     if rule.residual != _PERSISTENT:
         for j in range(d):
             delta[j] = 0.0
     logging = t == rule.log_round
     if logging:
-        rule.log_residuals[r, i, 0, :] = delta
-    _track(diagnostics, _ITERATE, g, weights)
+        _copy(rule.log_residuals[r, i, 0], delta)
+    # slots and quantities are passed as int64, not as literals: one specialisation of
+    # _track and _clip for every call site
+    _track(diagnostics, np.int64(_ITERATE), g, weights)
     for k in range(1, K + 1):
         eta = rule.eta0 / (rule.mu * (t * K + k + rule.k0))
         loss_gradient(problem, i, g, gradient)
@@ -336,12 +348,12 @@ def _boosting_update(
         ratio = weak_learner(rule.oracle, r, t, i, k, query, weights, g, learner)
         _record_ratio(diagnostics, ratio, rule.threshold, RATIO_TOLERANCE, t, i, k)
         if logging:
-            rule.log_iterates[r, i, k - 1, :] = g
-            rule.log_learners[r, i, k - 1, :] = learner
-            rule.log_gradients[r, i, k - 1, :] = gradient
-        _track(diagnostics, _GRADIENT, gradient, weights)
-        _track(diagnostics, _QUERY, query, weights)
-        _track(diagnostics, _LEARNER, learner, weights)
+            _copy(rule.log_iterates[r, i, k - 1], g)
+            _copy(rule.log_learners[r, i, k - 1], learner)
+            _copy(rule.log_gradients[r, i, k - 1], gradient)
+        _track(diagnostics, np.int64(_GRADIENT), gradient, weights)
+        _track(diagnostics, np.int64(_QUERY), query, weights)
+        _track(diagnostics, np.int64(_LEARNER), learner, weights)
         for j in range(d):
             direction[j] = learner[j]
         if rule.clip_learner < math.inf:
@@ -350,14 +362,14 @@ def _boosting_update(
                 rule.clip_learner,
                 weights,
                 diagnostics,
-                CLIP_LEARNER_ON,
-                CLIP_LEARNER_OFF,
+                np.int64(CLIP_LEARNER_ON),
+                np.int64(CLIP_LEARNER_OFF),
             )
-        _track(diagnostics, _UPLOADED, direction, weights)
+        _track(diagnostics, np.int64(_UPLOADED), direction, weights)
         if rule.regularise:
             for j in range(d):
                 direction[j] += rule.mu * g[j]
-        _track(diagnostics, _DIRECTION, direction, weights)
+        _track(diagnostics, np.int64(_DIRECTION), direction, weights)
         for j in range(d):
             g[j] -= eta * direction[j]
         if rule.residual != _NONE:
@@ -369,15 +381,15 @@ def _boosting_update(
                     rule.clip_residual,
                     weights,
                     diagnostics,
-                    CLIP_RESIDUAL_ON,
-                    CLIP_RESIDUAL_OFF,
+                    np.int64(CLIP_RESIDUAL_ON),
+                    np.int64(CLIP_RESIDUAL_OFF),
                 )
-        _track(diagnostics, _RESIDUAL, delta, weights)
-        _track(diagnostics, _ITERATE, g, weights)
+        _track(diagnostics, np.int64(_RESIDUAL), delta, weights)
+        _track(diagnostics, np.int64(_ITERATE), g, weights)
         if logging:
-            rule.log_residuals[r, i, k, :] = delta
+            _copy(rule.log_residuals[r, i, k], delta)
     if logging:
-        rule.log_iterates[r, i, K, :] = g
+        _copy(rule.log_iterates[r, i, K], g)
     row[LOCAL_STEPS] += K
     row[GRADIENT_CALLS] += K * _support_size(weights)
 
@@ -481,8 +493,8 @@ def _lipschitz_update(
     row[FLOATS_DOWN] += d
     logging = t == rule.log_round
     if logging:
-        rule.log_residuals[r, i, 0, :] = delta
-    _track(diagnostics, _ITERATE, g, weights)
+        _copy(rule.log_residuals[r, i, 0], delta)
+    _track(diagnostics, np.int64(_ITERATE), g, weights)
     if lipschitz:
         _track_lipschitz(diagnostics, _ITERATE, g, pairs, pair_weights, atoms)
     for k in range(1, K + 1):
@@ -492,27 +504,27 @@ def _lipschitz_update(
         ratio = weak_learner(rule.oracle, r, t, i, k, query, weights, g, learner)
         _record_ratio(diagnostics, ratio, rule.threshold, LIPSCHITZ_RATIO_TOLERANCE, t, i, k)
         if logging:
-            rule.log_iterates[r, i, k - 1, :] = g
-            rule.log_learners[r, i, k - 1, :] = learner
+            _copy(rule.log_iterates[r, i, k - 1], g)
+            _copy(rule.log_learners[r, i, k - 1], learner)
         for j in range(d):
             previous[j] = g[j]
             direction[j] = g[j] - learner[j]
             g[j] -= eta * direction[j]
             delta[j] = delta[j] - target[j] + learner[j]
-        _track(diagnostics, _QUERY, query, weights)
-        _track(diagnostics, _LEARNER, learner, weights)
-        _track(diagnostics, _UPLOADED, learner, weights)
-        _track(diagnostics, _DIRECTION, direction, weights)
-        _track(diagnostics, _RESIDUAL, delta, weights)
-        _track(diagnostics, _ITERATE, g, weights)
+        _track(diagnostics, np.int64(_QUERY), query, weights)
+        _track(diagnostics, np.int64(_LEARNER), learner, weights)
+        _track(diagnostics, np.int64(_UPLOADED), learner, weights)
+        _track(diagnostics, np.int64(_DIRECTION), direction, weights)
+        _track(diagnostics, np.int64(_RESIDUAL), delta, weights)
+        _track(diagnostics, np.int64(_ITERATE), g, weights)
         if lipschitz:
             _track_lipschitz_step(
                 diagnostics, (query, learner, direction, delta, g), pairs, pair_weights, atoms
             )
         if logging:
-            rule.log_residuals[r, i, k, :] = delta
+            _copy(rule.log_residuals[r, i, k], delta)
     if logging:
-        rule.log_iterates[r, i, K, :] = g
+        _copy(rule.log_iterates[r, i, K], g)
     if rule.return_previous:
         for j in range(d):
             g[j] = previous[j]
