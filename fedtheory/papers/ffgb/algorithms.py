@@ -61,7 +61,7 @@ from fedtheory.errors import ConditionError, ParameterError
 from fedtheory.papers.ffgb._norms import NORM_NAMES
 from fedtheory.papers.ffgb.digits import DigitsFederation
 from fedtheory.papers.ffgb.lipschitz import LipschitzData
-from fedtheory.papers.ffgb.oracles import oracle_gamma
+from fedtheory.papers.ffgb.oracles import _kernel_form, oracle_gamma
 from fedtheory.papers.ffgb.populations import AtomPopulation
 from fedtheory.papers.ffgb.runs import BoostingDiagnostics, FFGBRun, RoundLog
 from fedtheory.papers.ffgb.steps import (
@@ -437,7 +437,7 @@ def _boosting(
     gamma = oracle_gamma(bound)
     logs = _log_arrays(masks.shape[0], n, K, d, log)
     step = FunctionalBoosting(
-        oracle=bound,
+        oracle=_kernel_form(bound),
         local_steps=K,
         mu=float(population.mu),
         eta0=eta0,
@@ -801,7 +801,7 @@ def ffgb_l(
     gamma = oracle_gamma(bound)
     logs = _log_arrays(masks.shape[0], n, K, d, log)
     step = LipschitzBoosting(
-        oracle=bound,
+        oracle=_kernel_form(bound),
         local_steps=K,
         eta0=eta0,
         k0=k0,

@@ -187,11 +187,24 @@ def _scale_kernel(
     out: np.ndarray,
 ) -> float:
     """h = γφ."""
-    for j in range(query.shape[0]):
-        out[j] = oracle.gamma * query[j]
-    return _measured_ratio(
-        oracle.norm, oracle.gamma, query, out, weights, oracle.pairs, oracle.pair_weights
+    return _scale_call(
+        oracle.gamma, oracle.norm, oracle.pairs, oracle.pair_weights, query, weights, out
     )
+
+
+@njit
+def _scale_call(
+    gamma: float,
+    norm: int,
+    pairs: np.ndarray,
+    pair_weights: np.ndarray,
+    query: np.ndarray,
+    weights: np.ndarray,
+    out: np.ndarray,
+) -> float:
+    for j in range(query.shape[0]):
+        out[j] = gamma * query[j]
+    return _measured_ratio(norm, gamma, query, out, weights, pairs, pair_weights)
 
 
 class _ScaleFields(NamedTuple):
@@ -266,10 +279,31 @@ def _biased_kernel(
     out: np.ndarray,
 ) -> float:
     """h = φ − (1 − γ)‖φ‖·v/‖v‖ in the oracle's norm on α_i."""
-    _away_along(oracle.norm, oracle.gamma, query, oracle.direction, weights, out)
-    return _measured_ratio(
-        oracle.norm, oracle.gamma, query, out, weights, oracle.pairs, oracle.pair_weights
+    return _biased_call(
+        oracle.gamma,
+        oracle.norm,
+        oracle.direction,
+        oracle.pairs,
+        oracle.pair_weights,
+        query,
+        weights,
+        out,
     )
+
+
+@njit
+def _biased_call(
+    gamma: float,
+    norm: int,
+    direction: np.ndarray,
+    pairs: np.ndarray,
+    pair_weights: np.ndarray,
+    query: np.ndarray,
+    weights: np.ndarray,
+    out: np.ndarray,
+) -> float:
+    _away_along(norm, gamma, query, direction, weights, out)
+    return _measured_ratio(norm, gamma, query, out, weights, pairs, pair_weights)
 
 
 class _BiasedFields(NamedTuple):
@@ -395,6 +429,13 @@ def _topk_kernel(
     measured ratio came out ~√ulp ≈ 1e-8 instead of 0. Summed directly, the rest is 0 only when
     every atom of positive score is kept, and h = φ on supp α exactly.
     """
+    return _topk_call(oracle.gamma, oracle.norm, query, weights, out)
+
+
+@njit
+def _topk_call(
+    gamma: float, norm: int, query: np.ndarray, weights: np.ndarray, out: np.ndarray
+) -> float:
     atoms = weights.shape[0]
     c = query.shape[0] // atoms
     scores = np.zeros(atoms)
@@ -403,7 +444,7 @@ def _topk_kernel(
             value = 0.0
             for j in range(x * c, x * c + c):
                 value += query[j] * query[j]
-            scores[x] = weights[x] * value if oracle.norm == NORM_L2 else math.sqrt(value)
+            scores[x] = weights[x] * value if norm == NORM_L2 else math.sqrt(value)
     for j in range(query.shape[0]):
         out[j] = 0.0
     order = np.argsort(-scores, kind="mergesort")
@@ -413,19 +454,19 @@ def _topk_kernel(
     for s in range(atoms - 1, -1, -1):
         rest[s] = rest[s + 1] + scores[order[s]]
     total = rest[0]
-    slack = 1.0 - oracle.gamma
+    slack = 1.0 - gamma
     for s in range(atoms):
         x = order[s]
         if scores[x] <= 0.0:
             break
-        if oracle.norm == NORM_L2:
+        if norm == NORM_L2:
             if rest[s] <= slack * slack * total:
                 break
         elif scores[x] <= slack * top:
             break
         for j in range(x * c, x * c + c):
             out[j] = query[j]
-    return _simple_ratio(oracle.norm, query, out, weights)
+    return _simple_ratio(norm, query, out, weights)
 
 
 class _TopKFields(NamedTuple):
@@ -491,11 +532,26 @@ def _random_kernel(
     out: np.ndarray,
 ) -> float:
     """h = φ − (1 − γ)‖φ‖·ξ/‖ξ‖ with ξ the call's Gaussian direction."""
-    key = _call_key(oracle.seeds[r], t, i, k)
+    return _random_call(oracle.gamma, oracle.norm, oracle.seeds[r], t, i, k, query, weights, out)
+
+
+@njit
+def _random_call(
+    gamma: float,
+    norm: int,
+    seed: np.uint64,
+    t: int,
+    i: int,
+    k: int,
+    query: np.ndarray,
+    weights: np.ndarray,
+    out: np.ndarray,
+) -> float:
+    key = _call_key(seed, t, i, k)
     for j in range(query.shape[0]):
         out[j] = _standard_normal(key, j)
-    _away_along(oracle.norm, oracle.gamma, query, out, weights, out)
-    return _simple_ratio(oracle.norm, query, out, weights)
+    _away_along(norm, gamma, query, out, weights, out)
+    return _simple_ratio(norm, query, out, weights)
 
 
 class _RandomFields(NamedTuple):
@@ -550,10 +606,23 @@ def _adversarial_kernel(
     out: np.ndarray,
 ) -> float:
     """h = φ − (1 − γ)‖φ‖·(g − f*)/‖g − f*‖ (h = φ when g = f* on supp α_i)."""
+    return _adversarial_call(oracle.gamma, oracle.norm, oracle.target, query, weights, g, out)
+
+
+@njit
+def _adversarial_call(
+    gamma: float,
+    norm: int,
+    target: np.ndarray,
+    query: np.ndarray,
+    weights: np.ndarray,
+    g: np.ndarray,
+    out: np.ndarray,
+) -> float:
     for j in range(query.shape[0]):
-        out[j] = g[j] - oracle.target[j]
-    _away_along(oracle.norm, oracle.gamma, query, out, weights, out)
-    return _simple_ratio(oracle.norm, query, out, weights)
+        out[j] = g[j] - target[j]
+    _away_along(norm, gamma, query, out, weights, out)
+    return _simple_ratio(norm, query, out, weights)
 
 
 class _AdversarialFields(NamedTuple):
@@ -595,6 +664,106 @@ def adversarial(gamma: float, *, norm: str = "l2") -> AdversarialOracle:
     """The adversarial oracle (guide §5): the oracle error along (g − f*)/‖g − f*‖."""
     gamma = _check_gamma(gamma)
     return AdversarialOracle(gamma, _norm_code(norm, ("l2", "sup"), "adv"), np.empty(0))
+
+
+# ============================================================================== one kernel type
+
+_SCALE, _BIASED, _TOPK, _RANDOM, _ADVERSARIAL = range(5)
+_NO_VECTOR = np.empty(0)
+_NO_SEEDS = np.zeros(0, dtype=np.uint64)
+
+
+@njit
+def _exact_kernel(
+    oracle: _ExactOracle,
+    r: int,
+    t: int,
+    i: int,
+    k: int,
+    query: np.ndarray,
+    weights: np.ndarray,
+    g: np.ndarray,
+    out: np.ndarray,
+) -> float:
+    """The kernel of the oracle ``oracle.kind`` (the same calls as its own kernel)."""
+    kind = oracle.kind
+    if kind == _TOPK:
+        return _topk_call(oracle.gamma, oracle.norm, query, weights, out)
+    if kind == _SCALE:
+        return _scale_call(
+            oracle.gamma, oracle.norm, oracle.pairs, oracle.pair_weights, query, weights, out
+        )
+    if kind == _BIASED:
+        return _biased_call(
+            oracle.gamma,
+            oracle.norm,
+            oracle.direction,
+            oracle.pairs,
+            oracle.pair_weights,
+            query,
+            weights,
+            out,
+        )
+    if kind == _RANDOM:
+        return _random_call(
+            oracle.gamma, oracle.norm, oracle.seeds[r], t, i, k, query, weights, out
+        )
+    return _adversarial_call(oracle.gamma, oracle.norm, oracle.target, query, weights, g, out)
+
+
+class _ExactFields(NamedTuple):
+    kind: int
+    gamma: float
+    norm: int
+    direction: np.ndarray
+    pairs: np.ndarray
+    pair_weights: np.ndarray
+    seeds: np.ndarray
+    target: np.ndarray
+
+
+class _ExactOracle(_ExactFields):
+    """Any exact oracle of this module as one kernel type (built by :func:`_kernel_form`).
+
+    The algorithms run a bound exact oracle in this form: the round loop is then compiled once
+    for all five oracles rather than once for each (a client step holds its oracle, so every
+    oracle type is a new specialisation of the loop, cold in ~5 s of CPU). The kernel branches
+    on ``kind`` to the very calls of the oracle's own kernel; fields the kind does not use are
+    empty arrays.
+    """
+
+    __slots__ = ()
+
+    weak_learner = _exact_kernel
+
+
+def _kernel_form(oracle: Any) -> Any:
+    """A bound exact oracle as an :class:`_ExactOracle` (any other oracle unchanged)."""
+    kind = type(oracle)
+    if kind is ScaleOracle:
+        code, direction, seeds, target = _SCALE, _NO_VECTOR, _NO_SEEDS, _NO_VECTOR
+    elif kind is BiasedOracle:
+        code, direction, seeds, target = _BIASED, oracle.direction, _NO_SEEDS, _NO_VECTOR
+    elif kind is TopKOracle:
+        code, direction, seeds, target = _TOPK, _NO_VECTOR, _NO_SEEDS, _NO_VECTOR
+    elif kind is RandomOracle:
+        code, direction, seeds, target = _RANDOM, _NO_VECTOR, oracle.seeds, _NO_VECTOR
+    elif kind is AdversarialOracle:
+        code, direction, seeds, target = _ADVERSARIAL, _NO_VECTOR, _NO_SEEDS, oracle.target
+    else:
+        return oracle
+    pairs = getattr(oracle, "pairs", _NO_PAIRS)
+    pair_weights = getattr(oracle, "pair_weights", _NO_WEIGHTS)
+    return _ExactOracle(
+        code,
+        float(oracle.gamma),
+        int(oracle.norm),
+        kernel_array(direction),
+        kernel_array(pairs, np.int64),
+        kernel_array(pair_weights),
+        kernel_array(seeds, np.uint64),
+        kernel_array(target),
+    )
 
 
 #: The exact oracles by name (factories).
