@@ -147,6 +147,15 @@ def _leaky_backward(dz: np.ndarray, z: np.ndarray, slope: float) -> None:
 
 
 @njit
+def _assign(out: np.ndarray, a: np.ndarray) -> None:
+    """out[:, :] = a, element by element (a slice assignment would compile numba's broadcasting
+    and its shape-error formatting into every kernel that backpropagates)."""
+    for j in range(a.shape[0]):
+        for q in range(a.shape[1]):
+            out[j, q] = a[j, q]
+
+
+@njit
 def _mlp_backward(
     theta: np.ndarray,
     X: np.ndarray,
@@ -165,15 +174,15 @@ def _mlp_backward(
     d_in = X.shape[1]
     _, _, W2, _, W3, _ = _mlp_unpack(theta, d_in, h1, h2, c)
     gW1, gb1, gW2, gb2, gW3, gb3 = _mlp_unpack(grad, d_in, h1, h2, c)
-    gW3[:, :] = A2.T @ dout
+    _assign(gW3, A2.T @ dout)
     _column_sums(dout, gb3)
     dZ2 = dout @ W3.T
     _leaky_backward(dZ2, Z2, slope)
-    gW2[:, :] = A1.T @ dZ2
+    _assign(gW2, A1.T @ dZ2)
     _column_sums(dZ2, gb2)
     dZ1 = dZ2 @ W2.T
     _leaky_backward(dZ1, Z1, slope)
-    gW1[:, :] = X.T @ dZ1
+    _assign(gW1, X.T @ dZ1)
     _column_sums(dZ1, gb1)
 
 
