@@ -364,7 +364,7 @@ def _squared_loss_gradient(
     return loss
 
 
-@njit
+@njit(inline="always")  # one call site: no code library of its own to optimise again above it
 def _mlp_fit(
     theta: np.ndarray,
     X: np.ndarray,
