@@ -376,9 +376,14 @@ def _tilted_update(
     for a in range(sent):
         losses[a] = _report_loss(problem, r, uploaders[a], wg, row)
         largest = max(largest, losses[a])
-    norm = 0.0
     for a in range(sent):
         weights[a] = rule.slot_weights[r, t, a] * math.exp(rule.tilt * (losses[a] - largest))
+    # summed in a loop of its own, which stores nothing: summed in the loop above, LLVM guarded
+    # its vectorised (reassociated) sum by a run-time check that the weights do not overlap the
+    # losses, and the scalar fallback summed in another order; which of the two ran depended on
+    # where the buffers were allocated, so the same seed gave results 1 ulp apart
+    norm = 0.0
+    for a in range(sent):
         norm += weights[a]
     _clear_log(rule.weights, r, t, uploaders)
     for k in range(d):
