@@ -34,7 +34,7 @@ zo_value = dispatch("zo_value", "i", "x")
 zo_gradient = dispatch("zo_gradient", "i", "x", "out")
 
 
-@njit
+@njit(inline="always")
 def global_value(view: tuple[Any, ...], num_clients: int, x: np.ndarray) -> float:
     """F(x) = (1/N) Σ_i f_i(x)."""
     total = 0.0
@@ -44,7 +44,7 @@ def global_value(view: tuple[Any, ...], num_clients: int, x: np.ndarray) -> floa
     return mean
 
 
-@njit
+@njit(inline="always")
 def global_gradient(
     view: tuple[Any, ...], num_clients: int, x: np.ndarray, out: np.ndarray, scratch: np.ndarray
 ) -> None:

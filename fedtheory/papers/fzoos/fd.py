@@ -33,7 +33,7 @@ from fedtheory.papers.fzoos._oracle import zo_value
 __all__ = ["finite_difference_gradient"]
 
 
-@njit
+@njit(inline="always")
 def _fd_estimate(
     view: tuple[Any, ...],
     i: int,

@@ -423,7 +423,7 @@ class ZerothOrderStep(_ZerothOrderStepFields):
 # ============================================================================== server step
 
 
-@njit
+@njit(inline="always")
 def _refresh_controls(
     fd: FDSettings,
     controls: Controls,
@@ -454,7 +454,7 @@ def _refresh_controls(
             controls.mean[rep, k] += g[k] / m
 
 
-@njit
+@njit(inline="always")
 def _log_server(
     log: RunLog, gradients: bool, problem: tuple[Any, ...], rep: int, index: int, x: np.ndarray,
     buffers: np.ndarray,
