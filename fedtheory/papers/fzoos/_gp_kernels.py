@@ -568,7 +568,18 @@ def gp_trace_uncertainty_local(
             diff = X[t, k] - middle[k]
             total += diff * diff
         distances[t] = total
-    chosen = np.sort(np.argsort(distances, kind="mergesort")[:neighbours])
+    # the nearest ``neighbours`` (stable ties), in index order: a mask, not np.sort (numba's
+    # quicksort is a library of its own, compiled and linked into every caller)
+    nearest = np.argsort(distances, kind="mergesort")
+    picked = np.zeros(n, dtype=np.bool_)
+    for j in range(neighbours):
+        picked[nearest[j]] = True
+    chosen = np.empty(neighbours, dtype=np.int64)
+    kept = 0
+    for t in range(n):
+        if picked[t]:
+            chosen[kept] = t
+            kept += 1
     subset = np.empty((neighbours, d))
     for j in range(neighbours):
         for k in range(d):

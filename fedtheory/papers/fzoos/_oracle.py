@@ -44,7 +44,7 @@ def global_value(view: tuple[Any, ...], num_clients: int, x: np.ndarray) -> floa
     return mean
 
 
-@njit(inline="always")
+@njit
 def global_gradient(
     view: tuple[Any, ...], num_clients: int, x: np.ndarray, out: np.ndarray, scratch: np.ndarray
 ) -> None:
