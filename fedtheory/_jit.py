@@ -10,6 +10,13 @@ Policy
 - ``fastmath={"reassoc", "contract"}``: lets LLVM vectorise reductions and fuse multiply-adds
   (about 1.6x on the FedAvg kernel) but never ``nnan``/``ninf``: divergence detection relies on
   NaN and inf propagating, so those flags are excluded on purpose.
+- ``reassoc`` makes a reduction's order LLVM's choice, and LLVM may choose per call: numba does
+  not mark array arguments ``noalias``, so a loop that stores into one array while it reads
+  another is vectorised behind a run-time check that the two do not overlap, with the scalar
+  loop as fallback. If that loop also sums, the two versions sum in different orders, and
+  which one runs depends on where the arrays happen to be allocated: the same seed, results
+  1 ulp apart (found in TERM's server step, see the CHANGELOG). Rule: **a loop that stores
+  into an array does not also carry a floating-point sum**; sum in a loop of its own.
 - Kernels are single-threaded (no ``parallel=True``): parallelism comes from the executor running
   blocks of replicates, so two cores are never oversubscribed.
 - Kernels are private, pure and deterministic: arrays in, arrays out; randomness is drawn by the
