@@ -122,6 +122,7 @@ def test_init_verify_mutate_and_an_edited_theorem(tmp_path: Path) -> None:
 @pytest.fixture
 def forget_user_papers() -> Iterator[None]:
     """Remove the papers and bounds a test registers (the registry is process-wide)."""
+    bounds.ids()  # the built-in papers' bounds first: they are imported on first need
     saved_state = [(d, dict(d)) for d in (PAPERS, _DECLARED_IN, _REGISTRY, _REGISTERED_IN)]
     yield
     for target, saved in saved_state:

@@ -9,13 +9,17 @@
 >>> b.exponent("Delta0").power
 1
 
-Importing this package registers the bounds of every paper module.
+The bounds of a paper fedtheory ships are registered by its module, ``fedtheory.bounds.<key>``,
+which is imported on first need: by :func:`get` of one of its ids, by :func:`ids` and
+:func:`iter_bounds`, or by naming the module (``bounds.minimax``).
 """
 
 from __future__ import annotations
 
-# paper modules register their bounds on import
-from fedtheory.bounds import classic, fedlrgd, ffgb, fzoos, gifair, minimax
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING
+
 from fedtheory.bounds._analysis import Crossover, Exponent
 from fedtheory.bounds._bound import (
     KINDS,
@@ -31,6 +35,9 @@ from fedtheory.bounds._bound import (
 )
 from fedtheory.bounds._citation import BUILTIN_PAPERS, PAPERS, Citation, Paper, register_paper
 from fedtheory.bounds._symbols import COMMON, SymbolInfo, Vocabulary
+
+if TYPE_CHECKING:  # imported on first use, by __getattr__ below
+    from fedtheory.bounds import classic, fedlrgd, ffgb, fzoos, gifair, minimax
 
 __all__ = [
     "BUILTIN_PAPERS",
@@ -60,3 +67,10 @@ __all__ = [
     "register",
     "register_paper",
 ]
+
+
+def __getattr__(name: str) -> ModuleType:
+    """The module of a built-in paper (``bounds.minimax``), imported on first use (PEP 562)."""
+    if name in BUILTIN_PAPERS:
+        return importlib.import_module(f"fedtheory.bounds.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import importlib
 import numbers
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -1193,12 +1194,26 @@ def _natural_key(name: str) -> tuple[Any, ...]:
 
 
 # ---------------------------------------------------------------------- registry
-#: The registered bounds by id. The paper modules fill it when they are imported, which
-#: ``fedtheory/bounds/__init__.py`` does; Python runs that file before any submodule of the
-#: package, so the registry is complete whichever module a caller imports first.
+#: The registered bounds by id. The module of a built-in paper, ``fedtheory.bounds.<key>``
+#: (DESIGN §1), fills it with that paper's bounds when it is imported; the functions below
+#: import it on first need (:func:`_load_builtin`): a lookup of ``<key>.…`` imports paper
+#: ``<key>``, a listing or a failed lookup every built-in paper. So the registry is complete
+#: wherever it is read, and a process that needs one paper's bounds (a claim file, a worker,
+#: the CLI) does not build the other papers' expressions (about 0.5 s of sympy at start-up).
 _REGISTRY: dict[str, Bound] = {}
+#: The built-in papers whose module has been imported (by :func:`_load_builtin` or directly).
+_LOADED_PAPERS: set[str] = set()
 # the file of the module that registered each bound of a user paper
 _REGISTERED_IN: dict[str, str | None] = {}
+
+
+def _load_builtin(paper: str | None = None) -> None:
+    """Import the bounds module of built-in ``paper`` (of every built-in paper for ``None``;
+    nothing for a paper of your own, which registers its bounds itself)."""
+    for key in sorted(BUILTIN_PAPERS) if paper is None else [paper]:
+        if key in BUILTIN_PAPERS and key not in _LOADED_PAPERS:
+            importlib.import_module(f"fedtheory.bounds.{key}")
+            _LOADED_PAPERS.add(key)
 
 
 def register(bound: Bound) -> Bound:
@@ -1220,6 +1235,7 @@ def register(bound: Bound) -> Bound:
         raise ParameterError(
             parameter="bound.id", value=bound.id, rule="substituted bounds cannot be registered"
         )
+    _load_builtin(bound.paper)  # a built-in id is taken before its paper's module is imported
     existing = _REGISTRY.get(bound.id)
     origin = declaring_file() if bound.paper not in BUILTIN_PAPERS else None
     replaceable = bound.paper not in BUILTIN_PAPERS and _REGISTERED_IN.get(bound.id) == origin
@@ -1245,10 +1261,13 @@ def get(id: str) -> Bound:
             value=id,
             rule=f"must be a string such as 'classic.gd.strongly-convex', got {type(id).__name__}",
         )
+    if id not in _REGISTRY:
+        _load_builtin(id.split(".", 1)[0])
     try:
         return _REGISTRY[id]
     except KeyError:
         pass
+    _load_builtin()
     close = difflib.get_close_matches(id, list(_REGISTRY), n=5, cutoff=0.6)
     close += [i for i in _REGISTRY if i.startswith(id + ".") and i not in close][: 5 - len(close)]
     hint = f"; close matches: {', '.join(close)}" if close else "; see `fedtheory bounds list`"
@@ -1259,6 +1278,7 @@ def ids(paper: str | None = None) -> list[str]:
     """Sorted ids of the registered bounds, optionally only those of ``paper``."""
     if paper is not None:
         check_paper(paper)
+    _load_builtin(paper)
     return sorted(i for i in _REGISTRY if paper is None or _REGISTRY[i].paper == paper)
 
 
