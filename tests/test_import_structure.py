@@ -238,3 +238,23 @@ def test_a_bound_lookup_imports_only_its_papers_module() -> None:
         """
     )
     assert hinted >= PAPER_MODULES
+
+
+def test_importing_a_papers_module_is_nobodys_use_of_its_bounds() -> None:
+    """A paper's module evaluates its bounds while it builds them; imported on first need, it
+    may be imported while a claim file is loaded (whose evaluations must be what its claims
+    declare) — through the registry or directly: neither records anything."""
+    loaded = _loaded_modules_after(
+        """
+        from fedtheory.bounds import get
+        from fedtheory.bounds._usage import recording
+        with recording() as used:
+            from fedtheory.bounds.fzoos import theorem_c1_sequences
+            gd = get("minimax.thm4")
+        assert used == set(), used
+        with recording() as used:
+            gd.expr
+        assert used == {"minimax.thm4"}, used
+        """
+    )
+    assert {"fedtheory.bounds.fzoos", "fedtheory.bounds.minimax"} <= loaded

@@ -18,8 +18,11 @@ from __future__ import annotations
 import difflib
 import functools
 import importlib
+import importlib.abc
+import importlib.machinery
 import numbers
 import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -41,7 +44,7 @@ from fedtheory.bounds._expressions import (
     real_array,
 )
 from fedtheory.bounds._symbols import COMMON, Role, SymbolInfo, Vocabulary
-from fedtheory.bounds._usage import record
+from fedtheory.bounds._usage import not_recording, record
 from fedtheory.errors import ConditionError, FloatRangeError, ParameterError, format_assignment
 
 __all__ = [
@@ -1201,10 +1204,54 @@ def _natural_key(name: str) -> tuple[Any, ...]:
 #: wherever it is read, and a process that needs one paper's bounds (a claim file, a worker,
 #: the CLI) does not build the other papers' expressions (about 0.5 s of sympy at start-up).
 _REGISTRY: dict[str, Bound] = {}
-#: The built-in papers whose module has been imported (by :func:`_load_builtin` or directly).
+#: The built-in papers whose module :func:`_load_builtin` has imported.
 _LOADED_PAPERS: set[str] = set()
 # the file of the module that registered each bound of a user paper
 _REGISTERED_IN: dict[str, str | None] = {}
+
+
+class _QuietPaperModules(importlib.abc.MetaPathFinder):
+    """Imports the module of a built-in paper as Python would, but executes it without
+    recording bound usage (:func:`~fedtheory.bounds._usage.not_recording`).
+
+    Such a module evaluates its bounds while it builds and checks them. It is imported when
+    first needed, maybe while a claim file is loaded or an experiment runs, whose recorded
+    evaluations must be their own (what a claim declares in ``uses=``), whether the module came
+    through :func:`get` or through a direct ``from fedtheory.bounds.<key> import …``.
+    """
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: Any = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        package, _, key = fullname.rpartition(".")
+        if package != __package__ or key not in BUILTIN_PAPERS:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _QuietLoader(spec.loader)
+        return spec
+
+
+class _QuietLoader(importlib.abc.Loader):
+    """A module's own loader (source, code, file name: all asked of it) executing the module
+    with recording off."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> Any:
+        return self._inner.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        with not_recording():
+            self._inner.exec_module(module)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+if not any(isinstance(finder, _QuietPaperModules) for finder in sys.meta_path):
+    sys.meta_path.insert(0, _QuietPaperModules())
 
 
 def _load_builtin(paper: str | None = None) -> None:
@@ -1212,7 +1259,7 @@ def _load_builtin(paper: str | None = None) -> None:
     nothing for a paper of your own, which registers its bounds itself)."""
     for key in sorted(BUILTIN_PAPERS) if paper is None else [paper]:
         if key in BUILTIN_PAPERS and key not in _LOADED_PAPERS:
-            importlib.import_module(f"fedtheory.bounds.{key}")
+            importlib.import_module(f"{__package__}.{key}")
             _LOADED_PAPERS.add(key)
 
 
