@@ -1204,8 +1204,6 @@ def _natural_key(name: str) -> tuple[Any, ...]:
 #: wherever it is read, and a process that needs one paper's bounds (a claim file, a worker,
 #: the CLI) does not build the other papers' expressions (about 0.5 s of sympy at start-up).
 _REGISTRY: dict[str, Bound] = {}
-#: The built-in papers whose module :func:`_load_builtin` has imported.
-_LOADED_PAPERS: set[str] = set()
 # the file of the module that registered each bound of a user paper
 _REGISTERED_IN: dict[str, str | None] = {}
 
@@ -1256,11 +1254,11 @@ if not any(isinstance(finder, _QuietPaperModules) for finder in sys.meta_path):
 
 def _load_builtin(paper: str | None = None) -> None:
     """Import the bounds module of built-in ``paper`` (of every built-in paper for ``None``;
-    nothing for a paper of your own, which registers its bounds itself)."""
+    nothing for a paper of your own, which registers its bounds itself). A module already
+    imported, or being imported, is found in ``sys.modules``: nothing runs twice."""
     for key in sorted(BUILTIN_PAPERS) if paper is None else [paper]:
-        if key in BUILTIN_PAPERS and key not in _LOADED_PAPERS:
+        if key in BUILTIN_PAPERS:
             importlib.import_module(f"{__package__}.{key}")
-            _LOADED_PAPERS.add(key)
 
 
 def register(bound: Bound) -> Bound:
