@@ -8,7 +8,11 @@ x → a (a = ∞ or 0⁺). The exponent is the power p with which B approaches t
     p = lim_{x→a} d log|B(x) − B(a)| / d log x        (B(a) finite)
     p = lim_{x→a} d log B(x) / d log x                (B(a) = ±∞)
 
-Both are computed as ``p = lim 1 + x·B''(x)/B'(x)``, which needs no knowledge of B(a). A bound that
+Both equal ``p = lim 1 + x·B''(x)/B'(x)``, which needs no knowledge of B(a). Where the bound
+is built from powers, logarithms and harmonic numbers, p and the log factors are read off the
+leading monomial of B (of B' when B tends to a constant), computed structurally in exact
+arithmetic (:mod:`._leading`); otherwise sympy takes the limit, under a CPU-time limit, and past
+it the numeric path answers. A bound that
 tends to a floor therefore reports the rate at which it reaches the floor (1/N + R² in N: −1), not
 the trivial 0 of the floor itself. ``p = ±∞`` means faster than any power (exponential, as in the
 linear rate (1 − μ/L)^T), and a bound that is exactly constant near ``a`` (a flat Min/Max regime)
@@ -56,6 +60,7 @@ from fedtheory.bounds._expressions import (
     prepare_for_lambdify,
     real_array,
 )
+from fedtheory.bounds._leading import Rate, Unsupported, leading_term, rate
 from fedtheory.bounds._symbols import SymbolInfo
 from fedtheory.errors import ParameterError
 
@@ -217,8 +222,9 @@ class Exponent:
         ``"exponential"`` when the power is ±∞ (faster than any power), ``"constant"`` when the
         bound does not depend on ``var`` near ``at``.
     method : {"symbolic", "numeric"}
-        How ``power`` was obtained: a sympy limit, or the log-log slope of successive decades far
-        out (arbitrary precision, until the slope is stable to 1e-3).
+        How ``power`` was obtained: exactly (leading terms, or a sympy limit), or the log-log
+        slope of successive decades far out (arbitrary precision, until the slope is stable to
+        1e-3).
     limit : sympy expression or None
         Limit of the bound itself at ``at`` (``None`` when unknown).
     regime : sympy expression
@@ -641,6 +647,9 @@ def _cached_sign_near(h: sp.Expr, x: sp.Symbol, at: str, allow_numeric: bool) ->
 
 
 def _computed_sign_near(h: sp.Expr, x: sp.Symbol, at: str, *, allow_numeric: bool) -> int:
+    structural = _structural_sign(h, x, at)
+    if structural is not None:
+        return structural
     h = _simplified(h) if h.count_ops() < 60 else h
     if h == 0:
         return 0
@@ -676,6 +685,17 @@ def _computed_sign_near(h: sp.Expr, x: sp.Symbol, at: str, *, allow_numeric: boo
     if len(signs) != 1:
         raise ParameterError(f"cannot decide the sign of {h} as {x} → {'∞' if at == 'oo' else 0}")
     return signs.pop()
+
+
+def _structural_sign(h: sp.Expr, x: sp.Symbol, at: str) -> int | None:
+    """The sign of h near ``at`` from its leading term (:func:`._leading.leading_term`: exact,
+    milliseconds), ``None`` when the rules cannot decide or h is the constant 0."""
+    t = sp.Dummy("t", positive=True)
+    try:
+        lead = leading_term(h.xreplace({x: t if at == "oo" else 1 / t}), t)
+        return None if lead is None else lead.sign()
+    except Unsupported:
+        return None
 
 
 def _truth_near(condition: sp.Basic, x: sp.Symbol, at: str, *, allow_numeric: bool) -> bool:
@@ -1089,6 +1109,20 @@ def exponent(
     shown = regime.xreplace({x: original})
     nonsmooth = any(node.has(x) for node in regime.atoms(*_NONSMOOTH))
     if method in ("auto", "symbolic") and not nonsmooth:
+        structural = _structural_rate(regime, x, token) if not keep else None
+        if structural is not None:
+            return Exponent(
+                var,
+                token,
+                structural.power,
+                "power",
+                "symbolic",
+                structural.limit,
+                shown,
+                used,
+                structural.log_power,
+                structural.loglog_power,
+            )
         try:
             power, behaviour, log_derivative = _symbolic_power(regime, x, token)
             logs: tuple[sp.Expr | None, sp.Expr | None] = (sp.Integer(0), sp.Integer(0))
@@ -1118,6 +1152,15 @@ def exponent(
     limit = sp.oo if grows else (sp.Float(float(last), 15) if mpmath.isfinite(last) else None)
     logs = (None, None) if behaviour == "power" else (sp.Integer(0), sp.Integer(0))
     return Exponent(var, token, power, behaviour, "numeric", limit, shown, used, *logs)
+
+
+def _structural_rate(regime: sp.Expr, x: sp.Symbol, at: str) -> Rate | None:
+    """The rate from leading terms (:func:`._leading.rate`: exact, milliseconds), ``None``
+    when its rules cannot decide or the regime is constant (sympy's limit then decides)."""
+    try:
+        return rate(regime, x, at)
+    except Unsupported:
+        return None
 
 
 def _check_path(
