@@ -38,6 +38,7 @@ R = sp.Rational
         ((1 - 3 / t) ** -2, 1, (0, 0, 0)),
         (-5 * t / sp.log(t) + sp.sqrt(t), -5, (1, -1, 0)),  # t/log t beats √t
         (sp.Abs(1 - t**2), 1, (2, 0, 0)),
+        (sp.asin(1 - 1 / t**2) * t, sp.pi / 2, (1, 0, 0)),  # tends to 1 from inside: π/2
     ],
 )
 def test_leading_term_of_elementary_expressions(
@@ -47,6 +48,15 @@ def test_leading_term_of_elementary_expressions(
     assert lead is not None
     assert sp.simplify(lead.coefficient - coefficient) == 0
     assert lead.scale == tuple(sp.sympify(s) for s in scale)
+
+
+def test_a_float_zero_has_no_sign() -> None:
+    """A float 0 (sympy ≥ 1.13 does not call it == 0) is not a leading coefficient."""
+    zero = sp.Float("0.0", 60)
+    with pytest.raises(Unsupported):
+        leading_term(sp.Mul(zero, sp.sqrt(t), evaluate=False), t)
+    with pytest.raises(Unsupported):
+        leading_term(sp.log(sp.Add(sp.Float("1.0", 60), 1 / t, evaluate=False)), t)
 
 
 def test_zero_is_none_and_a_constant_is_itself() -> None:
@@ -70,6 +80,7 @@ def test_zero_is_none_and_a_constant_is_itself() -> None:
         sp.gamma(t),  # no rule
         sp.log(-t - 1),  # not positive
         sp.asin(2 + 1 / t),  # outside asin's domain
+        sp.acos(1 + 1 / t),  # tends to 1 from outside: not real
         sp.harmonic(1 / t),  # harmonic numbers are understood at ∞ only
         (-t) ** R(1, 2),  # not real
         sp.Add(sp.Float("0.1") * t**2, sp.Float("-0.1") * t**2, t, evaluate=False),  # they cancel

@@ -139,7 +139,7 @@ def _numeric(value: sp.Expr) -> sp.Float:
 def _sign(value: sp.Expr) -> int:
     """The sign (±1) of a nonzero real constant; a constant not proved nonzero is refused."""
     number = _numeric(value)
-    if number == 0:
+    if number.is_zero:  # (sympy ≥ 1.13: a Float never == an Integer, Float(0) == 0 is False)
         raise Unsupported(f"{value} is not proved nonzero")
     return 1 if number > 0 else -1
 
@@ -218,9 +218,10 @@ def _log(argument: sp.Expr, t: sp.Symbol) -> Monomial:
         return Monomial(inner.log_power, _ZERO, _ZERO, sp.Integer(1))
     if inner.loglog_power != 0:
         raise Unsupported(f"log of {argument}: a log(log(log(t))) is outside the scale")
-    if inner.coefficient == 1:
+    value = sp.log(inner.coefficient)
+    if value == 0 or _numeric(value).is_zero:
         raise Unsupported(f"log of {argument}, which tends to 1: the next term decides")
-    return _constant(sp.log(inner.coefficient))
+    return _constant(value)
 
 
 def _harmonic(expr: sp.harmonic, t: sp.Symbol) -> Monomial:
@@ -278,8 +279,8 @@ def _function(function: type[sp.Function], argument: sp.Expr, t: sp.Symbol) -> M
             raise Unsupported(f"{function.__name__} of {argument}, which tends to ±∞")
         return _constant(_sign(inner.coefficient) * _AT_INFINITY[function])
     limit = _ZERO if inner is None else inner.limit()
-    if function in (sp.asin, sp.acos) and not abs(_numeric(limit)) <= 1:
-        raise Unsupported(f"{function.__name__} of {argument}, which tends outside [−1, 1]")
+    if function in (sp.asin, sp.acos):
+        _check_inside_unit_interval(function, argument, limit, t)
     value = function(limit)
     if value.has(function) and not value.is_number:
         raise Unsupported(f"{function.__name__}({limit}) does not evaluate")
@@ -338,3 +339,19 @@ def rate(expr: sp.Expr, x: sp.Symbol, at: str) -> Rate | None:
         if Monomial(sp.Integer(1), power, log_power, loglog_power).direction >= 0:
             raise Unsupported(f"{expr} tends to {lead.coefficient} but B' does not vanish fast")
     return Rate(power if at == "oo" else -power, log_power, loglog_power, lead.limit())
+
+
+def _check_inside_unit_interval(
+    function: type[sp.Function], argument: sp.Expr, limit: sp.Expr, t: sp.Symbol
+) -> None:
+    """asin and acos are real (and continuous) on [−1, 1] only: the argument must tend to a
+    point inside, or to ±1 from inside (its distance to the end point of the sign that keeps
+    it in the interval)."""
+    size = abs(_numeric(limit))
+    if size < 1:
+        return
+    if (size - 1).is_zero:
+        offset = leading_term(argument - limit, t)
+        if offset is None or offset.sign() != _sign(limit):
+            return
+    raise Unsupported(f"{function.__name__} of {argument}, which leaves [−1, 1]")
