@@ -36,7 +36,7 @@ from typing import Any
 import sympy as sp
 
 from fedtheory import bounds
-from fedtheory.bounds import _analysis
+from fedtheory.bounds import _analysis, _analysis_common
 
 
 def _cases() -> list[tuple[str, str, str]]:
@@ -87,7 +87,8 @@ def _answer(bound: Any, name: str, at: str, **options: Any) -> tuple[dict[str, A
 
 
 class _SympyProfile:
-    """Wraps ``_analysis._sympy``: CPU time and time-limit expiries per sympy function."""
+    """Wraps ``_sympy`` (where :mod:`._analysis` and :mod:`._analysis_common` call it): CPU time
+    and time-limit expiries per sympy function."""
 
     def __init__(self) -> None:
         self.seconds: collections.Counter[str] = collections.Counter()
@@ -130,6 +131,7 @@ def snapshot(out: str, shard: str, profile: bool) -> None:
     profiler = _SympyProfile() if profile else None
     if profiler is not None:
         _analysis._sympy = profiler  # type: ignore[assignment]
+        _analysis_common._sympy = profiler  # type: ignore[assignment]  # simplify, by _simplified
     records = []
     for bound_id, name, at in cases:
         bound = bounds.get(bound_id)

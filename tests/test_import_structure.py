@@ -111,12 +111,17 @@ def test_module_graph_has_no_circle(layer: str) -> None:
 
 
 def test_bound_core_imports_its_analysis_not_the_reverse() -> None:
+    """The exponent (``_analysis``) and the crossover (``_crossover``) read a bound through the
+    protocol of ``_analysis_common``; none of them, nor the leading terms, imports the core."""
     graph = _graph("bounds")
-    assert "fedtheory.bounds._analysis" in graph["fedtheory.bounds._bound"]
-    assert "fedtheory.bounds._bound" not in graph["fedtheory.bounds._analysis"]
+    for analysis in ("_analysis", "_crossover"):
+        assert f"fedtheory.bounds.{analysis}" in graph["fedtheory.bounds._bound"]
+        assert "fedtheory.bounds._analysis_common" in graph[f"fedtheory.bounds.{analysis}"]
+    for module in ("_analysis", "_crossover", "_analysis_common", "_leading"):
+        assert "fedtheory.bounds._bound" not in graph[f"fedtheory.bounds.{module}"]
     shared = "fedtheory.bounds._expressions"
     assert shared in graph["fedtheory.bounds._bound"]
-    assert shared in graph["fedtheory.bounds._analysis"]
+    assert shared in graph["fedtheory.bounds._analysis_common"]
 
 
 @pytest.mark.parametrize("layer", LAYERS)

@@ -20,7 +20,7 @@ import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from fedtheory.bounds._analysis import Crossover, Exponent
+from fedtheory.bounds._analysis import Exponent
 from fedtheory.bounds._bound import (
     KINDS,
     STATUSES,
@@ -34,6 +34,7 @@ from fedtheory.bounds._bound import (
     register,
 )
 from fedtheory.bounds._citation import BUILTIN_PAPERS, PAPERS, Citation, Paper, register_paper
+from fedtheory.bounds._crossover import Crossover
 from fedtheory.bounds._symbols import COMMON, SymbolInfo, Vocabulary
 
 if TYPE_CHECKING:  # imported on first use, by __getattr__ below

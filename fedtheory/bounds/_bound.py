@@ -9,8 +9,8 @@ Numerical evaluation is vectorised (``lambdify`` compiled once per bound and cac
 code in every process), checks every hypothesis elementwise, and escapes to arbitrary precision
 (mpmath) where float64 overflows, underflows, or cannot hold the exact value of an integer-valued
 bound (a ceiling or floor at the top of the expression).
-Asymptotic questions (:meth:`Bound.exponent`, :meth:`Bound.crossover`) live in
-:mod:`fedtheory.bounds._analysis`.
+Asymptotic questions live in :mod:`fedtheory.bounds._analysis` (:meth:`Bound.exponent`) and
+:mod:`fedtheory.bounds._crossover` (:meth:`Bound.crossover`).
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from fedtheory.bounds import _analysis
-from fedtheory.bounds._analysis import Crossover, Exponent
+from fedtheory.bounds import _analysis, _crossover
+from fedtheory.bounds._analysis import Exponent
 from fedtheory.bounds._citation import BUILTIN_PAPERS, Citation, check_paper, declaring_file
+from fedtheory.bounds._crossover import Crossover
 from fedtheory.bounds._expressions import (
     MPMATH_NAMESPACE,
     NUMPY_NAMESPACE,
@@ -968,7 +969,7 @@ class Bound:
     def crossover(self, other: Bound, var: str, **fixed: Any) -> list[Crossover]:
         """Every point where this bound and ``other`` are equal as functions of ``var``.
 
-        See :func:`fedtheory.bounds._analysis.crossover` and the fields of the returned
+        See :func:`fedtheory.bounds._crossover.crossover` and the fields of the returned
         :class:`~fedtheory.bounds.Crossover`.
         """
         if not isinstance(other, Bound):
@@ -977,7 +978,7 @@ class Bound:
             )
         record(self.origin)
         record(other.origin)
-        return _analysis.crossover(self, other, var, **fixed)
+        return _crossover.crossover(self, other, var, **fixed)
 
     # ------------------------------------------------------------------ transformations
     def subs(self, **values: Any) -> Bound:
