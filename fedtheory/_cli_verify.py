@@ -232,7 +232,7 @@ def verify_commands(
         finished replicates kept; a second Ctrl-C exits at once).
         """
         from fedtheory.errors import NoClaimsError
-        from fedtheory.verify import report, runner
+        from fedtheory.verify import _arguments
 
         out = console()
         err_console = Console(stderr=True, markup=False, highlight=False, emoji=False)
@@ -245,7 +245,19 @@ def verify_commands(
             claims = _last_failed_claims(store, claims, err_console)
         if junitxml is not None:
             _check_writable(junitxml, fail)
-        report.check_report_dir(report_dir)
+        _arguments.check_report_dir(report_dir)
+        # the runner's own checks of these options, before it is imported (about a second)
+        _arguments.check_run(
+            profile=profile,
+            seed=seed,
+            maxfail=maxfail,
+            timeout=timeout,
+            executor=executor,
+            workers=workers,
+            scheduler=scheduler,
+        )
+        from fedtheory.verify import report, runner
+
         progress = _Progress(err_console)
         try:
             run = runner.verify(

@@ -47,6 +47,11 @@ from typing import Any
 from fedtheory.bounds import mutation
 from fedtheory.bounds._usage import recording
 from fedtheory.errors import ParameterError
+from fedtheory.verify._arguments import (
+    check_executor_options,
+    check_workers,
+    scheduler_endpoint,
+)
 from fedtheory.verify._spool import Spool, SpoolContents, spool_begin, spool_replicate
 from fedtheory.verify.claim import Claim
 from fedtheory.verify.discovery import claim_for_task
@@ -64,8 +69,6 @@ __all__ = [
     "run_task",
 ]
 
-#: Environment variable naming a Dask scheduler address (``--scheduler`` overrides it).
-SCHEDULER_ENV = "FEDTHEORY_SCHEDULER"
 _CONNECT_TIMEOUT_S = 5.0
 # a scheduler greets at once: waiting 3 s for its handshake keeps every refusal under 5 s
 _PROBE_TIMEOUT_S = 3.0
@@ -374,14 +377,6 @@ class Executor(abc.ABC):
         self.close()
 
 
-def _check_workers(workers: Any) -> int | None:
-    if workers is None:
-        return None
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ParameterError(parameter="--workers", value=workers, rule="must be an int >= 1")
-    return workers
-
-
 class LocalExecutor(Executor):
     """A pool of worker processes on this machine.
 
@@ -399,7 +394,7 @@ class LocalExecutor(Executor):
     """
 
     def __init__(self, workers: int | None = None) -> None:
-        workers = _check_workers(workers) or available_cores()
+        workers = check_workers(workers) or available_cores()
         self.workers = workers
         self.description = f"local, {workers} process{'es' if workers > 1 else ''}"
         self._method = "fork" if sys.platform.startswith("linux") else "spawn"
@@ -599,35 +594,6 @@ class LocalExecutor(Executor):
             self._spool = None
 
 
-_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
-
-
-def _scheduler_endpoint(address: str) -> tuple[str, str, int]:
-    """``(scheme, host, port)`` of a scheduler address (``tcp://HOST:PORT``, ``HOST:PORT``).
-
-    ``inproc://`` addresses (a scheduler in this process) have host and port ``("", 0)``.
-    """
-    rule = "must be tcp://HOST:PORT (or HOST:PORT, or another Dask scheme such as tls://)"
-    if not isinstance(address, str) or not address.strip():
-        raise ParameterError(parameter="--scheduler", value=address, rule=rule)
-    scheme, sep, rest = address.strip().partition("://")
-    if not sep:
-        scheme, rest = "tcp", address.strip()
-    if scheme not in _SCHEMES:
-        raise ParameterError(parameter="--scheduler", value=address, rule=rule)
-    if scheme == "inproc":
-        return scheme, "", 0
-    if rest.startswith("["):  # [IPv6]:port
-        host, _, port_text = rest[1:].partition("]")
-        port_text = port_text[1:] if port_text.startswith(":") else ""
-    else:
-        host, _, port_text = rest.rpartition(":")
-    bad = not host or any(c.isspace() or c in "/?#@[]" for c in host)
-    if bad or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ParameterError(parameter="--scheduler", value=address, rule=rule)
-    return scheme, host, int(port_text)
-
-
 def _receive(sock: socket.socket, size: int, deadline: float) -> bytes:
     data = b""
     while len(data) < size:
@@ -653,7 +619,7 @@ def probe_scheduler(address: str, timeout: float = _CONNECT_TIMEOUT_S) -> None:
     ParameterError
         A malformed address, nothing listening, or an endpoint that is not a Dask scheduler.
     """
-    scheme, host, port = _scheduler_endpoint(address)
+    scheme, host, port = scheduler_endpoint(address)
     if scheme == "inproc":
         return
     deadline = time.monotonic() + timeout
@@ -745,7 +711,7 @@ class DaskExecutor(Executor):
             self.workers = max(1, sum(w.get("nthreads", 1) for w in info["workers"].values()))
             self.description = f"dask at {scheduler}, {self.workers} threads"
         else:
-            workers = _check_workers(workers) or available_cores()
+            workers = check_workers(workers) or available_cores()
             self._cluster = distributed.LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
@@ -859,40 +825,6 @@ class DaskExecutor(Executor):
         if self._spool is not None:
             self._spool.close()
             self._spool = None
-
-
-def check_executor_options(
-    kind: str | None = None, *, workers: Any = None, scheduler: Any = None
-) -> tuple[str, int | None, str | None]:
-    """Validate the executor options without starting anything: ``(kind, workers, scheduler)``.
-
-    ``kind`` is resolved (``dask`` when a scheduler is given, by argument or by the
-    ``FEDTHEORY_SCHEDULER`` environment variable, else ``local``) and the scheduler address is
-    checked for form (it is contacted only when tasks are to run).
-
-    Raises
-    ------
-    ParameterError
-        Unknown kind, workers that are not an int >= 1, a malformed scheduler address, or a
-        scheduler with ``kind="local"``.
-    """
-    if kind not in (None, "local", "dask"):
-        raise ParameterError(parameter="--executor", value=kind, rule="must be 'local' or 'dask'")
-    workers = _check_workers(workers)
-    if scheduler is not None and not isinstance(scheduler, str):
-        raise ParameterError(parameter="--scheduler", value=repr(scheduler), rule="must be a str")
-    if kind == "local" and scheduler:
-        raise ParameterError(
-            parameter="--scheduler",
-            value=scheduler,
-            rule="needs --executor dask (or no --executor)",
-        )
-    if kind != "local":
-        scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
-    if scheduler:
-        _scheduler_endpoint(scheduler)
-    resolved = "dask" if kind == "dask" or scheduler else "local"
-    return resolved, workers, scheduler
 
 
 def make_executor(

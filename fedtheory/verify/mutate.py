@@ -34,12 +34,12 @@ from typing import Any, Literal
 from fedtheory.bounds import PAPERS, Bound, get, iter_bounds
 from fedtheory.bounds.mutation import Mutant, applied, change_factors, mutants
 from fedtheory.errors import FedTheoryError, NoClaimsError, ParameterError
+from fedtheory.verify._arguments import check_seed
 from fedtheory.verify.claim import ClaimResult
 from fedtheory.verify.discovery import LoadedClaim, discover, load_claim_file, paths_argument
 from fedtheory.verify.executors import Executor, check_executor_options, make_executor
 from fedtheory.verify.measurements import Measurements
 from fedtheory.verify.runner import (
-    _check_seed,
     execute,
     judge_all,
     missing_replicates,
@@ -334,7 +334,7 @@ def mutate(
     """
     start = time.perf_counter()
     roots = paths_argument(paths)
-    base_seed = _check_seed(seed)
+    base_seed = check_seed(seed)
     if paper is not None and not isinstance(paper, str):
         raise ParameterError(parameter="--paper", value=paper, rule="must be a paper key")
     if not isinstance(executor, Executor):

@@ -37,6 +37,12 @@ from fedtheory._version import __version__
 from fedtheory.bounds.mutation import Mutant
 from fedtheory.errors import NoClaimsError, ParameterError
 from fedtheory.verify import _display
+from fedtheory.verify._arguments import (
+    check_limits,
+    check_profile,
+    check_seed,
+    check_timeout_executor,
+)
 from fedtheory.verify.claim import ClaimResult, Measurement
 from fedtheory.verify.discovery import LoadedClaim, discover, paths_argument, select
 from fedtheory.verify.executors import (
@@ -76,27 +82,6 @@ def _hash_words(text: str) -> tuple[int, ...]:
     return tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
 
 
-def _check_profile(profile: str) -> None:
-    if profile not in PROFILES:
-        raise ParameterError(
-            parameter="--profile", value=profile, rule=f"must be one of {', '.join(PROFILES)}"
-        )
-
-
-#: Seeds are stored as SQLite integers (signed 64 bits): the base seed is below 2**63.
-SEED_LIMIT = 2**63
-
-
-def _check_seed(seed: Any) -> int:
-    if (
-        isinstance(seed, bool)
-        or not isinstance(seed, (int, np.integer))
-        or not 0 <= seed < SEED_LIMIT
-    ):
-        raise ParameterError(parameter="--seed", value=seed, rule="must be an int in [0, 2**63)")
-    return int(seed)
-
-
 def replicate_seed(
     base_seed: int, measurement_id: str, params: Mapping[str, Any], replicate: int
 ) -> int:
@@ -106,7 +91,7 @@ def replicate_seed(
     >>> seed == replicate_seed(0, "classic/x/y", {"T": 10}, 0), 0 <= seed < 2**63
     (True, True)
     """
-    base_seed = _check_seed(base_seed)
+    base_seed = check_seed(base_seed)
     return _replicate_seeds(
         base_seed, measurement_id, canonical_json(dict(params)), replicate, replicate + 1
     )[0]
@@ -128,7 +113,7 @@ def _replicate_seeds(
 def judge_seed(base_seed: int, claim_id: str) -> int:
     """Seed of a claim's resampling (bootstrap) when it is judged."""
     sequence = np.random.SeedSequence(
-        _check_seed(base_seed), spawn_key=(*_hash_words(claim_id), 0xFFFFFFFF)
+        check_seed(base_seed), spawn_key=(*_hash_words(claim_id), 0xFFFFFFFF)
     )
     return int(sequence.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
@@ -222,8 +207,8 @@ def plan(
         Unknown profile, bad seed, or two different measurements (another experiment or other
         sweeps) with the same id.
     """
-    _check_profile(profile)
-    base_seed = _check_seed(base_seed)
+    check_profile(profile)
+    base_seed = check_seed(base_seed)
     planned = []
     first_of: dict[str, LoadedClaim] = {}
     # (measurement, fingerprint, point) -> (seed, key) of replicates 0, 1, ...: the claims of
@@ -581,18 +566,13 @@ def verify(
     start = time.perf_counter()
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     roots = paths_argument(paths)
-    _check_profile(profile)
-    base_seed = _check_seed(seed)
+    check_profile(profile)
+    base_seed = check_seed(seed)
     _check_arguments(claims, executor, store, no_cache, progress)
-    _check_limits(maxfail, timeout, on_claim, on_progress)
+    check_limits(maxfail, timeout, on_claim, on_progress)
     if not isinstance(executor, Executor):
         check_executor_options(executor, workers=workers, scheduler=scheduler)
-        if timeout is not None and (executor == "dask" or scheduler is not None):
-            raise ParameterError(
-                parameter="--timeout",
-                value=timeout,
-                rule="needs the local executor (a running Dask task cannot be stopped)",
-            )
+        check_timeout_executor(timeout, executor, scheduler)
     found = discover(roots)
     if not found:
         shown = ", ".join(str(r) for r in roots) or "verification"
@@ -664,25 +644,6 @@ def verify(
         "platform": platform.platform(),
     }
     return VerifyRun(tuple(results), seconds, info, not_judged)
-
-
-def _check_limits(maxfail: Any, timeout: Any, on_claim: Any, on_progress: Any) -> None:
-    if maxfail is not None and (
-        isinstance(maxfail, bool) or not isinstance(maxfail, int) or maxfail < 1
-    ):
-        raise ParameterError(parameter="--maxfail", value=maxfail, rule="must be an int >= 1")
-    if timeout is not None and (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, (int, float))
-        or not math.isfinite(timeout)
-        or timeout <= 0
-    ):
-        raise ParameterError(
-            parameter="--timeout", value=timeout, rule="must be a positive number of seconds"
-        )
-    for name, value in (("on_claim", on_claim), ("on_progress", on_progress)):
-        if value is not None and not callable(value):
-            raise ParameterError(parameter=name, value=repr(value), rule="must be callable")
 
 
 def missing_replicates(

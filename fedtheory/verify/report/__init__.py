@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from fedtheory.errors import ParameterError
+from fedtheory.verify._arguments import check_report_dir
 from fedtheory.plotting import stamp_text
 from fedtheory.verify.claim import ClaimResult
 from fedtheory.verify.report._common import (
@@ -78,33 +79,6 @@ __all__ = [
     "write_report",
     "write_verdicts_json",
 ]
-
-
-def check_report_dir(directory: str | os.PathLike[str]) -> Path:
-    """Make sure a report can be written into ``directory`` (before a run computes anything).
-
-    The folder is created if needed and a probe file is written and removed.
-
-    Raises
-    ------
-    ParameterError
-        The path is a file, or the folder cannot be created or written.
-    """
-    directory = Path(directory)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=directory, prefix=".fedtheory-probe-"):
-            pass
-    except FileExistsError:
-        raise ParameterError(
-            parameter="--report", value=str(directory), rule="is a file, not a folder"
-        ) from None
-    except OSError as exc:
-        rule = f"cannot write a report there ({exc.strerror or type(exc).__name__})"
-        if isinstance(exc, NotADirectoryError):
-            rule = "is inside a file, not a folder"
-        raise ParameterError(parameter="--report", value=str(directory), rule=rule) from None
-    return directory
 
 
 def write_report(
