@@ -187,7 +187,7 @@ def test_latex_renders(bound_id: str) -> None:
         assert image.ndim == 2 and image.any()  # some ink
 
 
-def _exponent_cases() -> list[tuple[str, str, str]]:
+def exponent_cases() -> list[tuple[str, str, str]]:
     cases = []
     for bound_id in BOUND_IDS:
         bound = bounds.get(bound_id)
@@ -201,7 +201,7 @@ def _exponent_cases() -> list[tuple[str, str, str]]:
     return cases
 
 
-@pytest.mark.parametrize(("bound_id", "name", "at"), _exponent_cases())
+@pytest.mark.parametrize(("bound_id", "name", "at"), exponent_cases())
 def test_exponent_agrees_with_numeric_slope(bound_id: str, name: str, at: str) -> None:
     """The exponent (symbolic where sympy can) equals the numeric log-log slope far out; both
     paths refuse the same limits (those leaving the hypotheses or indexing a sequence)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
+from test_bound_contract import exponent_cases
 
 from fedtheory import bounds
 from fedtheory.bounds import _analysis
@@ -124,25 +125,11 @@ def test_a_constant_has_no_rate_and_an_exponential_is_refused() -> None:
         rate(sp.exp(-x) + 1, x, "oo")
 
 
-#: The registry's bounds when this module is collected (as in ``test_bound_contract.py``): tests
-#: register bounds of their own while they run, which must not shift the sample.
-CATALOG_IDS = bounds.ids()
-
-
 def _sampled_cases() -> list[tuple[str, str, str]]:
-    """Every 30th case of the bound contract's exponent cases (the registry's bounds, each
-    scalar parameter at ∞ and, where allowed, at 0): ~60 cases across the six papers."""
-    cases = []
-    for bound_id in CATALOG_IDS:
-        bound = bounds.get(bound_id)
-        for name in bound.parameters:
-            if name in bound.sequences:
-                continue
-            for at in ("oo", "0"):
-                if at == "0" and bound.info[name].symbol.is_integer:
-                    continue
-                cases.append((bound_id, name, at))
-    return cases[::30]
+    """Every 30th case of the bound contract's exponent cases (the registry's bounds when the
+    contract is collected, each scalar parameter at ∞ and, where allowed, at 0): ~60 cases
+    across the six papers."""
+    return exponent_cases()[::30]
 
 
 def _same_number(a: sp.Expr | None, b: sp.Expr | None) -> bool:

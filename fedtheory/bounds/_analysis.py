@@ -46,7 +46,6 @@ from fedtheory.bounds._analysis_common import (
     _DPS,
     _NONSMOOTH,
     _SYMPY_FAILURES,
-    SYMPY_TIME_LIMIT,
     BoundLike,
     _continuous,
     _mp_function,
@@ -61,7 +60,7 @@ from fedtheory.bounds._expressions import check_real, exact_number
 from fedtheory.bounds._leading import Rate, Unsupported, leading_term, rate
 from fedtheory.errors import ParameterError
 
-__all__ = ["SYMPY_TIME_LIMIT", "BoundLike", "Exponent", "exponent", "local_exponent"]
+__all__ = ["BoundLike", "Exponent", "exponent", "local_exponent"]
 
 
 Behaviour = Literal["power", "exponential", "constant"]
