@@ -209,7 +209,11 @@ def _sum(expr: sp.Add, t: sp.Symbol) -> Monomial | None:
 
 
 def _log(argument: sp.Expr, t: sp.Symbol) -> Monomial:
-    inner = leading_term(argument, t)
+    return _log_of(leading_term(argument, t), argument)
+
+
+def _log_of(inner: Monomial | None, argument: sp.Expr) -> Monomial:
+    """log of ``argument``, whose leading monomial is ``inner``."""
     if inner is None or _sign(inner.coefficient) < 0:
         raise Unsupported(f"log of {argument}, which is not positive near ∞")
     if inner.power != 0:
@@ -234,7 +238,7 @@ def _harmonic(expr: sp.harmonic, t: sp.Symbol) -> Monomial:
         raise Unsupported(f"{expr}: only an argument tending to +∞ is understood")
     s = _rational(s)
     if s == 1:
-        return _log(argument, t)  # H_n = log n + γ + O(1/n)
+        return _log_of(inner, argument)  # H_n = log n + γ + O(1/n)
     if s > 1:
         return _constant(sp.zeta(s))  # H_n^(s) → ζ(s)
     return inner.to_the(1 - s).times(_constant(1 / (1 - s)))  # Σ k^-s ~ n^(1−s)/(1−s)
