@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from reference.federated import ClientSampler, federated_rounds
 
+from fedtheory.algorithms.client_steps import _ROWS_AHEAD
 from fedtheory.algorithms.federated import (
     FederatedRun,
     fedavg,
@@ -147,6 +148,22 @@ def test_kernel_matches_twin(loss: str, epochs: bool, variant: str) -> None:
         np.testing.assert_array_equal(arguments[name], value, err_msg=name)
     _assert_same(out, federated_rounds(**arguments))
     assert out[3][:, :3].sum() > 0  # stage I trained somebody
+
+
+@pytest.mark.parametrize("epochs", [True, False])
+def test_a_round_longer_than_the_block_drawn_ahead_matches_twin(epochs: bool) -> None:
+    """A client draws a round's minibatches ahead into a block of at most ``_ROWS_AHEAD`` rows
+    (unless one pass is longer): a round of 700 passes over 7 rows (4900 rows), or of 1500
+    batches of 3, fills the block and runs it in the middle of the round; the models, counts and
+    iterates still equal the twin's, which draws and steps one batch at a time."""
+    rng = np.random.default_rng(11)
+    data = [_dataset("logistic", seed=4)]
+    work = [700, 1, 2, 1] if epochs else [1500, 2, 3, 1]
+    arguments = _kernel_arguments(
+        data, rng, epochs=epochs, local_work=np.array(work, dtype=np.int64)
+    )
+    assert work[0] * (7 if epochs else 3) > _ROWS_AHEAD > 7  # the block splits the first round
+    _assert_same(_kernel(arguments), federated_rounds(**arguments))
 
 
 @pytest.mark.parametrize("loss", ["logistic", "squared", "mean"])

