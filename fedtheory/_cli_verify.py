@@ -257,6 +257,7 @@ def verify_commands(
             scheduler=scheduler,
         )
         from fedtheory.verify import report, runner
+        from fedtheory.verify.executors import available_cores
 
         progress = _Progress(err_console)
         try:
@@ -303,7 +304,11 @@ def verify_commands(
         elif output_format == "compact":
             report.render_compact(results, out, run_info=info, debug=debug(ctx))
         try:
-            paths_written = report.write_report(results, report_dir, run_info=info)
+            # the figures are drawn on as many processes as the run's workers (forked here)
+            figure_workers = workers if workers is not None else available_cores()
+            paths_written = report.write_report(
+                results, report_dir, run_info=info, workers=figure_workers
+            )
             if junitxml is not None:
                 from fedtheory.verify.report.junit import write_junit
 

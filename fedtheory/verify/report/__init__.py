@@ -37,6 +37,7 @@ from fedtheory.verify.report._common import (
     summary_line,
     write_figure,
 )
+from fedtheory.verify.report._figures import FigureJob, draw_figures
 from fedtheory.verify.report.html import write_html
 from fedtheory.verify.report.terminal import (
     FORMATS,
@@ -86,12 +87,16 @@ def write_report(
     directory: str | os.PathLike[str],
     *,
     run_info: Mapping[str, Any] | None = None,
+    workers: int = 1,
 ) -> dict[str, Path]:
     """Write figures, ``verdicts.json`` and ``index.html`` into ``directory``.
 
     Files already in the folder are left alone except those written here (figures of the
     claims in ``results``, ``verdicts.json``, ``index.html``). A figure that cannot be drawn
     gives a :class:`RuntimeWarning` and is left out; the rest of the report is still written.
+    With ``workers`` > 1, that many processes forked from this one draw the figures (the same
+    bytes; on POSIX, and only while this process runs no other thread: otherwise, and for
+    fewer than 16 figures, they are drawn here). ``fedtheory verify`` passes its workers.
 
     Returns
     -------
@@ -102,23 +107,28 @@ def write_report(
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     created = now_utc()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ParameterError(parameter="workers", value=workers, rule="must be an integer ≥ 1")
     figures: dict[str, Path] = {}
     seed = (run_info or {}).get("seed")
-    for result in results:
-        if result.verdict.figure is None:
-            continue
-        target = directory / "figures" / figure_name(result.claim.id)
-        try:
-            written = write_figure(result, target, stamp=stamp_text(result.profile, seed))
-        except Exception as exc:  # one bad figure must not cost the whole report
+    jobs = [
+        FigureJob(
+            result,
+            directory / "figures" / figure_name(result.claim.id),
+            stamp_text(result.profile, seed),
+        )
+        for result in results
+        if result.verdict.figure is not None
+    ]
+    for job, outcome in zip(jobs, draw_figures(jobs, workers), strict=True):
+        if outcome.error is not None:  # one bad figure must not cost the whole report
             warnings.warn(
-                f"{result.claim.id}: could not draw the figure ({type(exc).__name__}: {exc})",
+                f"{job.result.claim.id}: could not draw the figure ({outcome.error})",
                 RuntimeWarning,
                 stacklevel=2,
             )
-            continue
-        if written is not None:
-            figures[result.claim.id] = written
+        elif outcome.path is not None:
+            figures[job.result.claim.id] = outcome.path
     json_path = write_verdicts_json(
         results, directory / "verdicts.json", run_info=run_info, created=created
     )
