@@ -116,4 +116,5 @@ def test_what_a_dead_drawing_process_left_is_drawn_here(
 @pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
 def test_write_report_refuses_bad_workers(tmp_path: Path, workers: Any) -> None:
     with pytest.raises(ParameterError, match="workers"):
-        report.write_report(_results()[:1], tmp_path, workers=workers)
+        report.write_report(_results()[:1], tmp_path / "report", workers=workers)
+    assert not (tmp_path / "report").exists()  # refused before anything is written

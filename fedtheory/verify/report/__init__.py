@@ -14,6 +14,7 @@ One module a job: :mod:`~fedtheory.verify.report.terminal` (the verdict table),
 
 from __future__ import annotations
 
+import numbers
 import os
 import tempfile
 import warnings
@@ -104,11 +105,11 @@ def write_report(
         ``{"html": index.html, "json": verdicts.json}`` plus ``{claim id: PNG path}`` for
         every figure written.
     """
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
+        raise ParameterError(parameter="workers", value=workers, rule="must be an integer ≥ 1")
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     created = now_utc()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ParameterError(parameter="workers", value=workers, rule="must be an integer ≥ 1")
     figures: dict[str, Path] = {}
     seed = (run_info or {}).get("seed")
     jobs = [
@@ -120,7 +121,7 @@ def write_report(
         for result in results
         if result.verdict.figure is not None
     ]
-    for job, outcome in zip(jobs, draw_figures(jobs, workers), strict=True):
+    for job, outcome in zip(jobs, draw_figures(jobs, int(workers)), strict=True):
         if outcome.error is not None:  # one bad figure must not cost the whole report
             warnings.warn(
                 f"{job.result.claim.id}: could not draw the figure ({outcome.error})",
