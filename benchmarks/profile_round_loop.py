@@ -27,46 +27,43 @@ import ctypes
 import re
 import subprocess
 import sys
+import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import bench_minimax_fedavg as bench
 import numpy as np
 
 from fedtheory.algorithms.federated import fedavg
 from fedtheory.problems.dataset import FederatedDataset
 
-#: The sizes and settings of ``bench_minimax_fedavg.py``.
-M, N, D = 5, 100, 100
-ROUNDS, EPOCHS, LOCAL_STEP, SERVER_STEP, BATCH = 20, 5, 0.2, 0.8, 16
-HETEROGENEITY = 4.0
 REPLICATES = 100
 
 
-def app_d_data(seed: int) -> FederatedDataset:
-    """The App. D data of one replicate, as ``bench_minimax_fedavg.py`` generates it."""
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
-    w_star = rng.standard_normal(D)
-    v = rng.standard_normal((M, D))
-    v /= np.linalg.norm(v, axis=1, keepdims=True)
-    v *= np.where(v @ w_star > 0, -1.0, 1.0)[:, None]
-    features = rng.standard_normal((M, N, D))
-    margins = np.einsum("mnd,md->mn", features, w_star + HETEROGENEITY * v)
-    labels = np.where(rng.random((M, N)) < 1.0 / (1.0 + np.exp(-margins)), 1.0, -1.0)
-    return FederatedDataset(features, labels, np.full(M, N), "logistic")
+def app_d_generator() -> Callable[[int], FederatedDataset]:
+    """The App. D data of one replicate by seed: the benchmark claim's own generator."""
+    namespace: dict[str, Any] = {}
+    source = textwrap.dedent(bench.CLAIM_MODULE).replace("REPLICATES", str(REPLICATES))
+    exec(source, namespace)  # the benchmark claim module, as its own main() writes it
+    generate: Callable[[int], FederatedDataset] = namespace["app_d_data"]
+    return generate
 
 
 def run(code_dir: Path, calls: int) -> None:
     seeds = list(range(REPLICATES))
-    datasets = [app_d_data(seed) for seed in seeds]
+    generate = app_d_generator()
+    datasets = [generate(seed) for seed in seeds]
 
     def call() -> np.ndarray:
         return fedavg(
             datasets,
-            rounds=ROUNDS,
-            local_epochs=EPOCHS,
-            local_step=LOCAL_STEP,
-            server_step=SERVER_STEP,
-            batch=BATCH,
+            rounds=bench.ROUNDS,
+            local_epochs=bench.EPOCHS,
+            local_step=bench.LOCAL_STEP,
+            server_step=bench.SERVER_STEP,
+            batch=bench.BATCH,
             seed=seeds,
         ).global_model
 
