@@ -83,6 +83,81 @@ def test_figures_drawn_on_forked_processes_are_the_same_bytes(
     assert forked["html"].read_text("utf-8").count("data:image/png") == FIGURES
 
 
+def _offsets_of_files_read(directory: Path) -> dict[int, tuple[str, int]]:
+    """This process's descriptors of files open for reading only, with their offsets."""
+    import fcntl  # Linux, as the tests that call this
+
+    out = {}
+    for entry in os.listdir("/proc/self/fd"):
+        try:
+            path = os.readlink(f"/proc/self/fd/{entry}")
+            read_only = fcntl.fcntl(int(entry), fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
+            if read_only and os.path.isfile(path) and not path.startswith(str(directory)):
+                out[int(entry)] = (path, os.lseek(int(entry), 0, os.SEEK_CUR))
+        except OSError:
+            continue
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="lists open files on Linux")
+def test_drawing_processes_read_no_file_through_a_descriptor_of_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fonts this process holds (its own drawing loaded them, and log-axis tick labels
+    keep theirs) are not read by the drawing processes through descriptors they share with
+    it: siblings moving one offset at once read each other's glyphs (matplotlib 3.11: "invalid
+    outline" in one run of five)."""
+    results = _results()
+    _write(results, tmp_path / "serial", workers=1)
+    before = _offsets_of_files_read(tmp_path)
+    assert any(path.endswith(".ttf") for path, _ in before.values())  # fonts are held
+    _pids_of_drawing(monkeypatch, tmp_path / "pids")
+    _write(results, tmp_path / "forked", workers=2)
+    assert str(os.getpid()) not in (tmp_path / "pids").read_text().split()  # drawn elsewhere
+    after = _offsets_of_files_read(tmp_path)
+    assert {fd: before[fd] for fd in before if fd in after} == {
+        fd: after[fd] for fd in before if fd in after
+    }
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="lists open files on Linux")
+def test_a_forked_process_owns_the_offsets_of_the_files_it_inherited(tmp_path: Path) -> None:
+    data = bytes(range(256)) * 4
+    (tmp_path / "data").write_bytes(data)
+    (tmp_path / "log").write_bytes(b"")
+    reader = os.open(tmp_path / "data", os.O_RDONLY)
+    appender = os.open(tmp_path / "log", os.O_WRONLY | os.O_APPEND)  # not read-only: kept shared
+    os.lseek(reader, 100, os.SEEK_SET)
+    try:
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child's report is its exit status
+            ok = False
+            try:
+                _figures._own_inherited_files()
+                ok = os.read(reader, 10) == data[100:110] and os.lseek(reader, 0, 1) == 110
+                os.lseek(reader, 700, os.SEEK_SET)
+                os.write(appender, b"child")
+            finally:
+                os._exit(0 if ok else 1)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0  # the child read its file from offset 100
+        assert os.lseek(reader, 0, os.SEEK_CUR) == 100  # and moved no offset of this process
+        assert os.read(reader, 3) == data[100:103]
+        assert os.lseek(appender, 0, os.SEEK_CUR) == 5  # a file open for writing stays shared
+    finally:
+        os.close(reader)
+        os.close(appender)
+
+
+def test_without_a_list_of_open_files_the_drawing_stays_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_figures, "_OPEN_FILES", tmp_path / "no-such-listing")
+    _pids_of_drawing(monkeypatch, tmp_path / "pids")
+    _write(_results(), tmp_path / "report", workers=2)
+    assert set((tmp_path / "pids").read_text().split()) == {str(os.getpid())}
+
+
 def test_a_running_thread_keeps_the_drawing_in_this_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

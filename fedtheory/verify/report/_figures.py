@@ -7,17 +7,27 @@ others. With ``workers > 1`` the figures are drawn by that many processes forked
 PNGs itself (atomically, as the serial path does). A forked process draws exactly what this
 process would: the same specification through the same code, so the same bytes.
 
-Forking is used only where it is safe and available: a POSIX ``fork`` start method, and no
-thread but the main one (a fork while another thread holds a lock can deadlock the child; a
-run's executor is closed before its report is written, and a Dask client keeps threads, so
-such a run draws serially). A drawing process that dies (a crash in a native library) ends the
-parallel drawing; what it had not drawn is then drawn here, as before.
+Forking is used only where it is safe and available: a POSIX ``fork`` start method, no thread
+but the main one (a fork while another thread holds a lock can deadlock the child; a run's
+executor is closed before its report is written, and a Dask client keeps threads, so such a run
+draws serially), and a process that can list its open files (``/proc/self/fd``). The last is
+for the fonts: a matplotlib font reads its file through a descriptor, and a forked process
+shares that descriptor's offset with its parent and its siblings, so two drawing processes
+loading glyphs at once would read each other's bytes — FreeType's "invalid outline", or a wrong
+glyph drawn without a word. matplotlib empties its own font cache in a forked process, but its
+parsed mathematical text (the tick labels of a log axis) keeps fonts of the parent, and other
+caches may too; so each drawing process first gives itself its own descriptor of every file it
+inherited open for reading (:func:`_own_inherited_files`), whatever object holds it. A drawing
+process that dies (a crash in a native library) ends the parallel drawing; what it had not
+drawn is then drawn here, as before.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
+import stat
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -66,13 +76,52 @@ def _draw_share(indices: range) -> list[FigureOutcome]:
     return [_draw(index) for index in indices]
 
 
-def _ignore_interrupts() -> None:
-    """Drawing process initializer: Ctrl-C is the parent's to handle."""
+#: This process's open file descriptors, one entry each (Linux).
+_OPEN_FILES = Path("/proc/self/fd")
+
+
+def _own_inherited_files() -> None:
+    """Give this forked process its own open file description of every regular file it
+    inherited open for reading only: the same file at the same offset, under the same number,
+    but an offset no other process moves.
+
+    A descriptor that cannot be reopened as the same file (a file deleted or replaced since it
+    was opened) is left as it is.
+    """
+    import fcntl  # POSIX only, as forking is
+
+    for entry in os.listdir(_OPEN_FILES):
+        descriptor = int(entry)
+        try:
+            if fcntl.fcntl(descriptor, fcntl.F_GETFL) & os.O_ACCMODE != os.O_RDONLY:
+                continue
+            inherited = os.fstat(descriptor)
+            if not stat.S_ISREG(inherited.st_mode):
+                continue
+            own = os.open(os.readlink(_OPEN_FILES / entry), os.O_RDONLY)
+        except OSError:  # the listing's own descriptor, closed since; a path that is gone
+            continue
+        try:
+            reopened = os.fstat(own)
+            if (reopened.st_dev, reopened.st_ino) == (inherited.st_dev, inherited.st_ino):
+                os.lseek(own, os.lseek(descriptor, 0, os.SEEK_CUR), os.SEEK_SET)
+                os.dup2(own, descriptor, inheritable=os.get_inheritable(descriptor))
+        finally:
+            os.close(own)
+
+
+def _start_drawing_process() -> None:
+    """Drawing process initializer: Ctrl-C is the parent's to handle; no file offset is shared."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _own_inherited_files()
 
 
 def _can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+        and _OPEN_FILES.is_dir()
+    )
 
 
 def draw_figures(jobs: Sequence[FigureJob], workers: int = 1) -> list[FigureOutcome]:
@@ -92,7 +141,7 @@ def draw_figures(jobs: Sequence[FigureJob], workers: int = 1) -> list[FigureOutc
             context = multiprocessing.get_context("fork")
             try:
                 with ProcessPoolExecutor(
-                    workers, mp_context=context, initializer=_ignore_interrupts
+                    workers, mp_context=context, initializer=_start_drawing_process
                 ) as pool:
                     for share in pool.map(_draw_share, shares):
                         outcomes.update((outcome.job_index, outcome) for outcome in share)
