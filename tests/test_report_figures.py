@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,7 @@ from fedtheory.verify import ClaimResult, Verdict, report
 from fedtheory.verify.report import _figures
 
 FIGURES = 2 * _figures.PARALLEL_MIN_FIGURES  # enough for the forked path
+TESTS = Path(__file__).resolve().parent
 
 
 def _results() -> list[ClaimResult]:
@@ -66,21 +70,54 @@ def _write(results: list[ClaimResult], directory: Path, workers: int) -> dict[st
         return report.write_report(results, directory, run_info={"seed": 3}, workers=workers)
 
 
-def test_figures_drawn_on_forked_processes_are_the_same_bytes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _in_a_fresh_process(scenario: Callable[[Path], None], tmp_path: Path) -> None:
+    """Run ``scenario(tmp_path)``, a function of this module, in a fresh interpreter.
+
+    The figures are drawn on forked processes only by a process without other threads, and a
+    test process may keep one from an earlier test (distributed's "Dask-Offload" thread lives
+    as long as the process): there the drawing stays in the process, as it must, and a test of
+    the forked path would test nothing. A fresh interpreter has no other thread.
+    """
+    code = (
+        "import sys; from pathlib import Path; import test_report_figures as module; "
+        f"module.{scenario.__name__}(Path(sys.argv[1]))"
+    )
+    path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-6000:]
+
+
+def _forked_drawing(results: list[ClaimResult], directory: Path, log: Path, **kw: Any) -> Any:
+    """Draw ``results`` with 2 workers, every drawing noted in ``log``; check that this
+    process could fork (it has no other thread)."""
+    assert threading.active_count() == 1, f"threads besides this one: {threading.enumerate()}"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _pids_of_drawing(monkeypatch, log, **kw)
+        return _write(results, directory, workers=2)
+
+
+def _same_bytes_from_forked_processes(tmp_path: Path) -> None:
     results = _results()
     serial = _write(results, tmp_path / "serial", workers=1)
-    _pids_of_drawing(monkeypatch, tmp_path / "pids")
-    forked = _write(results, tmp_path / "forked", workers=2)
+    forked = _forked_drawing(results, tmp_path / "forked", tmp_path / "pids")
     pids = set((tmp_path / "pids").read_text().split())
-    assert len(pids) == 2 and str(os.getpid()) not in pids  # two drawing processes, not this one
+    assert len(pids) == 2 and str(os.getpid()) not in pids, pids  # two drawing processes
     figures = sorted(k for k in serial if k not in ("html", "json"))
-    assert len(figures) == FIGURES  # the bad one and the one without a figure are not there
+    assert len(figures) == FIGURES, figures  # not the bad one, nor the one without a figure
     assert sorted(k for k in forked if k not in ("html", "json")) == figures
     for claim_id in figures:
         assert forked[claim_id].read_bytes() == serial[claim_id].read_bytes(), claim_id
     assert forked["html"].read_text("utf-8").count("data:image/png") == FIGURES
+
+
+def test_figures_drawn_on_forked_processes_are_the_same_bytes(tmp_path: Path) -> None:
+    _in_a_fresh_process(_same_bytes_from_forked_processes, tmp_path)
 
 
 def _offsets_of_files_read(directory: Path) -> dict[int, tuple[str, int]]:
@@ -99,25 +136,28 @@ def _offsets_of_files_read(directory: Path) -> dict[int, tuple[str, int]]:
     return out
 
 
+def _no_offset_of_this_process_moved(tmp_path: Path) -> None:
+    results = _results()
+    _write(results, tmp_path / "serial", workers=1)
+    before = _offsets_of_files_read(tmp_path)
+    assert any(path.endswith(".ttf") for path, _ in before.values()), before  # fonts are held
+    _forked_drawing(results, tmp_path / "forked", tmp_path / "pids")
+    pids = (tmp_path / "pids").read_text().split()
+    assert str(os.getpid()) not in pids, "drawn in this process"
+    after = _offsets_of_files_read(tmp_path)
+    kept = [fd for fd in before if fd in after]
+    assert {fd: before[fd] for fd in kept} == {fd: after[fd] for fd in kept}, (before, after)
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="lists open files on Linux")
 def test_drawing_processes_read_no_file_through_a_descriptor_of_this_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     """The fonts this process holds (its own drawing loaded them, and log-axis tick labels
     keep theirs) are not read by the drawing processes through descriptors they share with
     it: siblings moving one offset at once read each other's glyphs (matplotlib 3.11: "invalid
     outline" in one run of five)."""
-    results = _results()
-    _write(results, tmp_path / "serial", workers=1)
-    before = _offsets_of_files_read(tmp_path)
-    assert any(path.endswith(".ttf") for path, _ in before.values())  # fonts are held
-    _pids_of_drawing(monkeypatch, tmp_path / "pids")
-    _write(results, tmp_path / "forked", workers=2)
-    assert str(os.getpid()) not in (tmp_path / "pids").read_text().split()  # drawn elsewhere
-    after = _offsets_of_files_read(tmp_path)
-    assert {fd: before[fd] for fd in before if fd in after} == {
-        fd: after[fd] for fd in before if fd in after
-    }
+    _in_a_fresh_process(_no_offset_of_this_process_moved, tmp_path)
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="lists open files on Linux")
@@ -149,13 +189,20 @@ def test_a_forked_process_owns_the_offsets_of_the_files_it_inherited(tmp_path: P
         os.close(appender)
 
 
-def test_without_a_list_of_open_files_the_drawing_stays_here(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(_figures, "_OPEN_FILES", tmp_path / "no-such-listing")
-    _pids_of_drawing(monkeypatch, tmp_path / "pids")
-    _write(_results(), tmp_path / "report", workers=2)
+def _no_listing_no_fork(tmp_path: Path) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(_figures, "_OPEN_FILES", tmp_path / "no-such-listing")
+
+        def no_pool(*args: Any, **kwargs: Any) -> None:
+            raise AssertionError("a pool of drawing processes was started")
+
+        monkeypatch.setattr(_figures, "ProcessPoolExecutor", no_pool)
+        _forked_drawing(_results(), tmp_path / "report", tmp_path / "pids")
     assert set((tmp_path / "pids").read_text().split()) == {str(os.getpid())}
+
+
+def test_without_a_list_of_open_files_the_drawing_stays_here(tmp_path: Path) -> None:
+    _in_a_fresh_process(_no_listing_no_fork, tmp_path)
 
 
 def test_a_running_thread_keeps_the_drawing_in_this_process(
@@ -174,18 +221,23 @@ def test_a_running_thread_keeps_the_drawing_in_this_process(
     assert len(paths) == FIGURES + 2
 
 
-def test_what_a_dead_drawing_process_left_is_drawn_here(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _a_dead_drawing_process_costs_no_figure(tmp_path: Path) -> None:
     results = _results()
     serial = _write(results, tmp_path / "serial", workers=1)
-    _pids_of_drawing(monkeypatch, tmp_path / "pids", die_on="classic/figures/c07")
-    paths = _write(results, tmp_path / "report", workers=2)
-    assert str(os.getpid()) in set((tmp_path / "pids").read_text().split())
+    paths = _forked_drawing(
+        results, tmp_path / "report", tmp_path / "pids", die_on="classic/figures/c07"
+    )
+    pids = set((tmp_path / "pids").read_text().split())
+    assert str(os.getpid()) in pids, pids  # this process drew what the dead one left
+    assert pids - {str(os.getpid())}, pids  # and forked processes drew before
     assert sorted(paths) == sorted(serial)
     for claim_id in serial:
         if claim_id not in ("html", "json"):
             assert paths[claim_id].read_bytes() == serial[claim_id].read_bytes(), claim_id
+
+
+def test_what_a_dead_drawing_process_left_is_drawn_here(tmp_path: Path) -> None:
+    _in_a_fresh_process(_a_dead_drawing_process_costs_no_figure, tmp_path)
 
 
 @pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
