@@ -96,7 +96,7 @@ def write_report(
     claims in ``results``, ``verdicts.json``, ``index.html``). A figure that cannot be drawn
     gives a :class:`RuntimeWarning` and is left out; the rest of the report is still written.
     With ``workers`` > 1, that many processes forked from this one draw the figures (the same
-    bytes; on POSIX, and only while this process runs no other thread: otherwise, and for
+    bytes; on Linux, and only while this process runs no other thread: otherwise, and for
     fewer than 16 figures, they are drawn here). ``fedtheory verify`` passes its workers.
 
     Returns

@@ -43,6 +43,9 @@ __all__: list[str] = []
 #: Fewer figures than this are drawn here: forking costs more than it saves.
 PARALLEL_MIN_FIGURES = 16
 
+#: This process's open file descriptors, one entry each (Linux).
+_OPEN_FILES = Path("/proc/self/fd")
+
 
 class FigureJob(NamedTuple):
     """One figure to draw: the result, the PNG's path and the stamp in its corner."""
@@ -74,10 +77,6 @@ def _draw(index: int) -> FigureOutcome:
 
 def _draw_share(indices: range) -> list[FigureOutcome]:
     return [_draw(index) for index in indices]
-
-
-#: This process's open file descriptors, one entry each (Linux).
-_OPEN_FILES = Path("/proc/self/fd")
 
 
 def _own_inherited_files() -> None:
